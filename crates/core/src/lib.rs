@@ -1,0 +1,1 @@
+//! turnstile-core (being written).

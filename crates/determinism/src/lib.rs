@@ -1,0 +1,1 @@
+//! turnstile-determinism (being written).

@@ -1,0 +1,1 @@
+//! turnstile-runtime (being written).

@@ -1,0 +1,1 @@
+//! turnstile-turns (being written).

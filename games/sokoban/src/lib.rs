@@ -1,0 +1,1 @@
+//! Sokoban (being written).
