@@ -1,0 +1,257 @@
+//! The contract a game implements, and the vocabulary it shares with the engine.
+//!
+//! A game is a set of pure functions over its own types. The engine owns everything around
+//! them — sequencing, idempotency, fingerprints, receipts, storage, the network — and calls the
+//! game only through the [`LegalActionResolver`](crate::LegalActionResolver), so that listing,
+//! previewing and applying an action can never disagree.
+//!
+//! Applying is split in two on purpose. [`Game::check`] looks at the state and either rejects
+//! the action or returns a *plan*; [`Game::commit`] carries a plan out and cannot fail. A
+//! rejection therefore cannot half-apply anything: `check` only ever sees `&State`.
+
+use crate::content::{BundleSource, ContentProblem};
+use crate::ids::{Seat, Tick, Viewer};
+use crate::rejection::Rejection;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::fmt::Debug;
+
+/// What a game may know about the command it is judging, besides the action itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CommandContext {
+    /// The seat the command speaks for; `None` for system commands.
+    pub seat: Option<Seat>,
+    /// The tick stamped on the envelope.
+    pub tick: Tick,
+}
+
+/// Everything a new match is made from, besides content.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MatchSetup<'a, Config> {
+    /// The game's own configuration (a level, a preset, a deck).
+    pub config: &'a Config,
+    /// The match seed; every random stream is derived from it.
+    pub seed: &'a str,
+    /// How many seats the match has.
+    pub seats: u16,
+}
+
+/// A problem that stops a match from being created.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[error("{message} ({code})")]
+pub struct SetupError {
+    /// Stable code, `snake_case`.
+    pub code: String,
+    /// What is wrong, for a person.
+    pub message: String,
+}
+
+impl SetupError {
+    /// A setup error.
+    pub fn new(code: &str, message: impl Into<String>) -> Self {
+        SetupError {
+            code: code.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// Whether a match is still being played.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", tag = "status")]
+pub enum MatchStatus {
+    /// Commands are being played.
+    Active,
+    /// The game has an outcome. Some games still accept commands (Sokoban's undo after solving);
+    /// each game's `check` decides.
+    Finished {
+        /// How it ended.
+        outcome: Outcome,
+    },
+}
+
+/// How a match ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Outcome {
+    /// Stable code: `solved`, `win`, `draw`, `resigned`, `timeout` or a game's own.
+    pub kind: String,
+    /// The winning seats (none for a draw; the single player for a solved puzzle).
+    pub winners: Vec<Seat>,
+}
+
+/// One kind of action a seat may take now, with the ranges of its parameters — compact, never
+/// an exploded list of every combination.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ActionKind {
+    /// The action's `type` as it appears in JSON (`move`, `undo`, `walkTo`).
+    pub kind: String,
+    /// Its parameters.
+    pub params: Vec<ParamSpec>,
+}
+
+impl ActionKind {
+    /// An action kind without parameters.
+    pub fn bare(kind: &str) -> Self {
+        ActionKind {
+            kind: kind.into(),
+            params: Vec::new(),
+        }
+    }
+}
+
+/// One parameter of an action kind and the values it may take now.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ParamSpec {
+    /// The field name in the action's JSON.
+    pub name: String,
+    /// The values allowed now.
+    pub range: ParamRange,
+}
+
+/// The values a parameter may take.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", tag = "kind")]
+pub enum ParamRange {
+    /// Any integer in `min..=max`.
+    Integer {
+        /// Smallest allowed.
+        min: i64,
+        /// Largest allowed.
+        max: i64,
+    },
+    /// One of these strings.
+    OneOf {
+        /// The choices.
+        values: Vec<String>,
+    },
+    /// One of these board cells, as `[x, y]` with `x` the column and `y` the row, from 0.
+    Cells {
+        /// The cells.
+        cells: Vec<[u16; 2]>,
+    },
+    /// A subset of these item ids with `min..=max` members.
+    SubsetOf {
+        /// The items.
+        items: Vec<String>,
+        /// Fewest members.
+        min: u32,
+        /// Most members.
+        max: u32,
+    },
+}
+
+/// A game: content, state, actions and rules, all pure.
+///
+/// Every associated type serializes: state and views are fingerprinted through canonical JSON,
+/// actions and events travel in envelopes and receipts. None may hold floats, hash maps or
+/// `usize` (see `spec/determinism.md`).
+pub trait Game: Sized + Send + Sync + 'static {
+    /// The game's id in URLs, bundles and replays (`sokoban`).
+    const ID: &'static str;
+    /// The file kinds its bundle manifest may name.
+    const CONTENT_KINDS: &'static [&'static str];
+    /// The names of its random streams; drawing from any other is an error.
+    const STREAMS: &'static [&'static str];
+
+    /// Typed, validated content.
+    type Content: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send + Sync;
+    /// The game's own match configuration.
+    type Config: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send + Sync;
+    /// The full match state, random streams included.
+    type State: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send + Sync;
+    /// An action a seat (or the system) may submit.
+    type Action: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send + Sync;
+    /// What a receipt tells clients happened.
+    type Event: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send + Sync;
+    /// What one viewer may see of a state.
+    type View: Serialize + Clone + Debug + Send + Sync;
+    /// A checked action, ready to commit.
+    type Plan;
+
+    /// Parses and validates a bundle, reporting every problem.
+    fn load_content(source: &BundleSource) -> Result<Self::Content, Vec<ContentProblem>>;
+
+    /// The seat counts this game allows with this config (inclusive range).
+    fn seat_range(content: &Self::Content, config: &Self::Config) -> (u16, u16);
+
+    /// The state of a new match.
+    fn setup(
+        content: &Self::Content,
+        setup: MatchSetup<'_, Self::Config>,
+    ) -> Result<Self::State, SetupError>;
+
+    /// Checks a state read back from storage (a snapshot) against the pinned content, and
+    /// rebuilds whatever the state derives from content without serializing it (a level's wall
+    /// map, say). A state whose cursors do not resolve in the content fails here, before
+    /// anything executes. The default accepts the state as it is.
+    fn attach(_content: &Self::Content, _state: &mut Self::State) -> Result<(), SetupError> {
+        Ok(())
+    }
+
+    /// True for actions only the system may submit (`Timeout`, `ClockResumed`).
+    fn is_system_action(_action: &Self::Action) -> bool {
+        false
+    }
+
+    /// The action kinds `seat` may take now.
+    fn legal_actions(content: &Self::Content, state: &Self::State, seat: Seat) -> Vec<ActionKind>;
+
+    /// Concrete actions `seat` could submit now, for bots and tests. Listing every combination
+    /// is the game's choice: where they are too many, a game lists a representative subset.
+    /// The resolver keeps only those that pass [`Game::check`], so a game may list generously.
+    /// The default lists none (a game without bots).
+    fn enumerate_actions(
+        _content: &Self::Content,
+        _state: &Self::State,
+        _seat: Seat,
+    ) -> Vec<Self::Action> {
+        Vec::new()
+    }
+
+    /// Judges an action without changing anything.
+    fn check(
+        content: &Self::Content,
+        state: &Self::State,
+        ctx: CommandContext,
+        action: &Self::Action,
+    ) -> Result<Self::Plan, Rejection>;
+
+    /// Carries out a checked plan. Must not fail: everything that could go wrong was found by
+    /// [`Game::check`].
+    fn commit(
+        content: &Self::Content,
+        state: &mut Self::State,
+        ctx: CommandContext,
+        plan: Self::Plan,
+    ) -> Vec<Self::Event>;
+
+    /// What `viewer` may see.
+    fn view(content: &Self::Content, state: &Self::State, viewer: Viewer) -> Self::View;
+
+    /// What `viewer` may learn from an event: the event itself (the default, for games without
+    /// hidden information), a redacted copy, or nothing.
+    fn redact_event(
+        _content: &Self::Content,
+        event: &Self::Event,
+        _viewer: Viewer,
+    ) -> Option<Self::Event> {
+        Some(event.clone())
+    }
+
+    /// Whether the match is over.
+    fn status(content: &Self::Content, state: &Self::State) -> MatchStatus;
+
+    /// The number of commands the current activation has accepted (`expectedStep`); games
+    /// without activations keep the default 0.
+    fn step(_state: &Self::State) -> u64 {
+        0
+    }
+
+    /// The tick at which the current turn times out, if it can.
+    fn deadline_tick(_state: &Self::State) -> Option<Tick> {
+        None
+    }
+}

@@ -1,0 +1,82 @@
+//! Receipts: the engine's signed statement of what one accepted command did.
+//!
+//! A receipt names the command (sequence, id, seat, tick, action), what it caused (events), the
+//! state fingerprints before and after, the fingerprint of each viewer's view after, and a hash
+//! chained to the previous receipt's. The hash covers exactly
+//! `{sequence, commandId, seat, tick, action, events, before, after, previous}` in canonical JSON,
+//! so anyone holding a log can recompute the chain and see that nothing was changed, dropped or
+//! reordered.
+
+use crate::ids::{Seat, Sequence, Tick};
+use serde::{Deserialize, Serialize};
+use turnstile_determinism::{CanonicalError, Fingerprint};
+
+/// The view fingerprints after a command: one per seat, and the spectators'.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ViewFingerprints {
+    /// Seat `i`'s view at index `i`.
+    pub seats: Vec<Fingerprint>,
+    /// What a spectator sees.
+    pub spectator: Fingerprint,
+}
+
+/// One accepted command and its consequences.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Receipt<A, E> {
+    /// Position in the log, from 1.
+    pub sequence: Sequence,
+    /// The command's idempotency key.
+    pub command_id: String,
+    /// The seat it spoke for; `null` for system commands.
+    pub seat: Option<Seat>,
+    /// The tick it was accepted at.
+    pub tick: Tick,
+    /// The action as accepted.
+    pub action: A,
+    /// What happened, in order.
+    pub events: Vec<E>,
+    /// State fingerprint before.
+    pub before: Fingerprint,
+    /// State fingerprint after.
+    pub after: Fingerprint,
+    /// View fingerprints after.
+    pub views: ViewFingerprints,
+    /// The previous receipt's hash, `null` for the first.
+    pub previous: Option<Fingerprint>,
+    /// This receipt's hash.
+    pub hash: Fingerprint,
+}
+
+/// The fields a receipt hash covers, borrowed.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct HashedFields<'a, A, E> {
+    sequence: Sequence,
+    command_id: &'a str,
+    seat: Option<Seat>,
+    tick: Tick,
+    action: &'a A,
+    events: &'a [E],
+    before: &'a Fingerprint,
+    after: &'a Fingerprint,
+    previous: Option<&'a Fingerprint>,
+}
+
+impl<A: Serialize, E: Serialize> Receipt<A, E> {
+    /// Recomputes this receipt's hash from its fields (ignoring the stored `hash`).
+    pub fn compute_hash(&self) -> Result<Fingerprint, CanonicalError> {
+        Fingerprint::of(&HashedFields {
+            sequence: self.sequence,
+            command_id: &self.command_id,
+            seat: self.seat,
+            tick: self.tick,
+            action: &self.action,
+            events: &self.events,
+            before: &self.before,
+            after: &self.after,
+            previous: self.previous.as_ref(),
+        })
+    }
+}

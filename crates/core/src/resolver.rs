@@ -1,0 +1,138 @@
+//! The one legality boundary.
+//!
+//! Every question of the form "may this seat do this now?" — listing the legal actions,
+//! previewing one, applying one, a bot choosing one, the HTTP API — goes through
+//! [`LegalActionResolver`]. It adds the checks every game shares (does the seat exist, is a
+//! system action coming from the system) in front of the game's own rules, so that enumeration
+//! and application can never disagree.
+
+use crate::game::{ActionKind, CommandContext, Game};
+use crate::ids::{Seat, Viewer};
+use crate::rejection::CommandRefusal;
+use turnstile_determinism::{CanonicalError, Fingerprint};
+
+/// Legality for one game over one pinned content revision and seat count.
+pub struct LegalActionResolver<'a, G: Game> {
+    content: &'a G::Content,
+    seats: u16,
+}
+
+/// What a preview shows: the state after the action, as the asking viewer may see it.
+#[derive(Debug, Clone)]
+pub struct Preview<G: Game> {
+    /// The view after the action.
+    pub view: G::View,
+    /// Its fingerprint.
+    pub view_fingerprint: Fingerprint,
+    /// The full state fingerprint after the action: committing the same action at the same
+    /// sequence and tick yields exactly this. It reveals nothing hidden, since the full state
+    /// includes every generator state.
+    pub state_fingerprint: Fingerprint,
+    /// The events, as the viewer may see them.
+    pub events: Vec<G::Event>,
+}
+
+impl<'a, G: Game> LegalActionResolver<'a, G> {
+    /// A resolver over pinned content for a match with `seats` seats.
+    pub fn new(content: &'a G::Content, seats: u16) -> Self {
+        LegalActionResolver { content, seats }
+    }
+
+    /// The content it judges against.
+    pub fn content(&self) -> &'a G::Content {
+        self.content
+    }
+
+    fn check_seat(&self, seat: Seat) -> Result<(), CommandRefusal> {
+        if seat.0 < self.seats {
+            Ok(())
+        } else {
+            Err(CommandRefusal::UnknownSeat {
+                seat,
+                seats: self.seats,
+            })
+        }
+    }
+
+    /// The action kinds `seat` may take now.
+    pub fn legal_actions(
+        &self,
+        state: &G::State,
+        seat: Seat,
+    ) -> Result<Vec<ActionKind>, CommandRefusal> {
+        self.check_seat(seat)?;
+        Ok(G::legal_actions(self.content, state, seat))
+    }
+
+    /// Concrete legal actions `seat` could submit now at `tick`: the game's candidates, each
+    /// judged by [`LegalActionResolver::check`], so a bot can only ever choose a legal one.
+    pub fn candidates(
+        &self,
+        state: &G::State,
+        seat: Seat,
+        tick: crate::Tick,
+    ) -> Result<Vec<G::Action>, CommandRefusal> {
+        self.check_seat(seat)?;
+        let ctx = CommandContext {
+            seat: Some(seat),
+            tick,
+        };
+        Ok(G::enumerate_actions(self.content, state, seat)
+            .into_iter()
+            .filter(|action| self.check(state, ctx, action).is_ok())
+            .collect())
+    }
+
+    /// Judges an action, changing nothing.
+    pub fn check(
+        &self,
+        state: &G::State,
+        ctx: CommandContext,
+        action: &G::Action,
+    ) -> Result<G::Plan, CommandRefusal> {
+        match (ctx.seat, G::is_system_action(action)) {
+            (Some(seat), false) => self.check_seat(seat)?,
+            (None, true) => {}
+            (Some(_), true) => return Err(CommandRefusal::SystemOnly),
+            (None, false) => return Err(CommandRefusal::SeatRequired),
+        }
+        G::check(self.content, state, ctx, action).map_err(CommandRefusal::Rule)
+    }
+
+    /// Judges and, when legal, applies an action; on refusal `state` is untouched.
+    pub fn apply(
+        &self,
+        state: &mut G::State,
+        ctx: CommandContext,
+        action: &G::Action,
+    ) -> Result<Vec<G::Event>, CommandRefusal> {
+        let plan = self.check(state, ctx, action)?;
+        Ok(G::commit(self.content, state, ctx, plan))
+    }
+
+    /// Runs an action on a copy and shows `viewer` the result.
+    pub fn preview(
+        &self,
+        state: &G::State,
+        ctx: CommandContext,
+        action: &G::Action,
+        viewer: Viewer,
+    ) -> Result<Result<Preview<G>, CanonicalError>, CommandRefusal> {
+        let mut next = state.clone();
+        let events = self.apply(&mut next, ctx, action)?;
+        let view = G::view(self.content, &next, viewer);
+        let fingerprints =
+            Fingerprint::of(&view).and_then(|v| Fingerprint::of(&next).map(|s| (v, s)));
+        Ok(
+            fingerprints.map(|(view_fingerprint, state_fingerprint)| Preview {
+                events: events
+                    .iter()
+                    .filter_map(|e| G::redact_event(self.content, e, viewer))
+                    .collect(),
+                view,
+                view_fingerprint,
+                state_fingerprint,
+            }),
+        )
+    }
+}

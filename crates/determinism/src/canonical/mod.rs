@@ -1,0 +1,615 @@
+//! Canonical JSON: the one byte form of a value that fingerprints are taken over.
+//!
+//! The rules (spec/determinism.md, "Canonical JSON and fingerprints"):
+//!
+//! - object keys sorted by UTF-16 code units (RFC 8785 §3.2.3), structs and maps alike;
+//!   a repeated key is an error;
+//! - no insignificant whitespace;
+//! - strings escaped minimally as RFC 8785 says: `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`,
+//!   other control characters as `\u00xx` (lowercase hex), everything else literal UTF-8;
+//! - integers exact: a JSON number when the magnitude is at most 2^53 − 1
+//!   ([`MAX_SAFE_INTEGER`]), else a JSON string of the decimal digits (so JavaScript's
+//!   `JSON.parse` reads every value exactly); `u64` generator states use [`hex_u64`];
+//! - floats never occur: serializing one is [`CanonicalError::Float`];
+//! - `None` and `()` are `null`; enums as `serde_json` writes them (externally tagged
+//!   unless serde attributes say otherwise); bytes as an array of numbers; map keys must
+//!   be strings, chars, booleans, unit variants or integers (written as decimal strings).
+//!
+//! Two entry points:
+//!
+//! - [`to_canonical_vec`] / [`CanonicalWriter`]: a `serde` serializer that writes canonical
+//!   bytes directly (no intermediate tree). A reused [`CanonicalWriter`] allocates nothing
+//!   once its buffers have grown.
+//! - [`from_json_text`]: canonicalizes arbitrary JSON text, keeping integer literals of any
+//!   size exactly as their digits (it knows no types, so it never turns a number into a
+//!   string); fractions and exponents are rejected, as are duplicate keys and lone
+//!   surrogates.
+//!
+//! ```
+//! use turnstile_determinism::canonical::{from_json_text, to_canonical_string};
+//! #[derive(serde::Serialize)]
+//! struct S { zeta: i64, alpha: Option<u8>, big: u64 }
+//! let text = to_canonical_string(&S { zeta: -1, alpha: None, big: u64::MAX }).unwrap();
+//! assert_eq!(text, r#"{"alpha":null,"big":"18446744073709551615","zeta":-1}"#);
+//! assert_eq!(from_json_text(r#"{ "b": [1, 2], "a": "\u00e9" }"#).unwrap(), "{\"a\":\"é\",\"b\":[1,2]}".as_bytes());
+//! ```
+
+use core::cmp::Ordering;
+
+use serde::Serialize;
+
+pub mod hex_u64;
+mod ser;
+pub mod serde_int;
+mod text;
+
+pub use ser::{KeyWriter, ObjectWriter, SeqWriter};
+
+/// The largest integer magnitude written as a JSON number: 2^53 − 1.
+pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+/// Why a value has no canonical form. Every variant has a stable
+/// [`code`](CanonicalError::code).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CanonicalError {
+    /// A float was serialized.
+    #[error("floats have no canonical form: use an integer or a Fixed")]
+    Float,
+    /// A number with a fraction or exponent in JSON text.
+    #[error(
+        "byte {offset}: a number with a fraction or exponent has no canonical form: use an integer"
+    )]
+    FloatLiteral {
+        /// Byte offset of the number in the text.
+        offset: usize,
+    },
+    /// A map key that is not a string, char, bool, unit variant or integer.
+    #[error("object keys must be strings (or integers, chars, booleans, unit variants)")]
+    KeyNotString,
+    /// The same key twice in one object.
+    #[error("duplicate object key {key:?}")]
+    DuplicateKey {
+        /// The repeated key.
+        key: String,
+    },
+    /// Invalid JSON text.
+    #[error("byte {offset}: invalid JSON: {message}")]
+    Syntax {
+        /// Byte offset of the problem.
+        offset: usize,
+        /// What is wrong.
+        message: &'static str,
+    },
+    /// JSON text nested deeper than [`MAX_DEPTH`] arrays and objects.
+    #[error("byte {offset}: JSON nested deeper than 128 levels")]
+    TooDeep {
+        /// Byte offset of the opening bracket that went too deep.
+        offset: usize,
+    },
+    /// An error raised by a `Serialize` implementation.
+    #[error("{message}")]
+    Custom {
+        /// The implementation's message.
+        message: String,
+    },
+}
+
+impl CanonicalError {
+    /// The stable, documented code of this error (`canonical.*`).
+    pub const fn code(&self) -> &'static str {
+        match self {
+            CanonicalError::Float => "canonical.float",
+            CanonicalError::FloatLiteral { .. } => "canonical.float_literal",
+            CanonicalError::KeyNotString => "canonical.key_not_string",
+            CanonicalError::DuplicateKey { .. } => "canonical.duplicate_key",
+            CanonicalError::Syntax { .. } => "canonical.syntax",
+            CanonicalError::TooDeep { .. } => "canonical.too_deep",
+            CanonicalError::Custom { .. } => "canonical.custom",
+        }
+    }
+}
+
+impl serde::ser::Error for CanonicalError {
+    fn custom<T: core::fmt::Display>(msg: T) -> CanonicalError {
+        CanonicalError::Custom {
+            message: msg.to_string(),
+        }
+    }
+}
+
+/// How deeply [`from_json_text`] lets arrays and objects nest.
+pub const MAX_DEPTH: u32 = 128;
+
+/// Compares two strings by their UTF-16 code units, the key order of RFC 8785.
+///
+/// This equals code point (and UTF-8 byte) order except that characters above U+FFFF,
+/// whose UTF-16 form starts with a surrogate (0xD800–0xDBFF), sort before U+E000–U+FFFF.
+///
+/// ```
+/// use core::cmp::Ordering;
+/// use turnstile_determinism::canonical::compare_utf16;
+/// assert_eq!(compare_utf16("\u{1F600}", "\u{FB33}"), Ordering::Less); // code points say Greater
+/// assert_eq!(compare_utf16("a", "b"), Ordering::Less);
+/// ```
+pub fn compare_utf16(a: &str, b: &str) -> Ordering {
+    compare_utf16_bytes(a.as_bytes(), b.as_bytes())
+}
+
+/// The rank of a UTF-8 byte for UTF-16 order.
+///
+/// Where two strings first differ, their bytes are either both continuation bytes (the
+/// characters have the same length, and byte order is code point order is UTF-16 order)
+/// or both lead bytes. Among lead bytes, 0xEE/0xEF start U+E000..=U+FFFF, which UTF-16
+/// sorts *after* the supplementary characters led by 0xF0..=0xF4 (their surrogates are
+/// 0xD800..=0xDBFF). Ranking 0xEE/0xEF as 0xFE/0xFF (bytes UTF-8 never uses) fixes that
+/// and changes nothing else.
+const fn utf16_rank(b: u8) -> u8 {
+    match b {
+        0xEE => 0xFE,
+        0xEF => 0xFF,
+        _ => b,
+    }
+}
+
+/// [`compare_utf16`] on the UTF-8 bytes of two strings.
+fn compare_utf16_bytes(a: &[u8], b: &[u8]) -> Ordering {
+    let n = a.len().min(b.len());
+    match a[..n].iter().zip(&b[..n]).position(|(x, y)| x != y) {
+        Some(i) => utf16_rank(a[i]).cmp(&utf16_rank(b[i])),
+        None => a.len().cmp(&b.len()),
+    }
+}
+
+/// The first eight ranked bytes of a key, zero-padded, as a big-endian integer: when two
+/// keys' prefixes differ, they order the keys as [`compare_utf16_bytes`] does (a key that
+/// ends first has a 0 where the other has a byte >= 0, or both have 0 and the prefixes
+/// tie); when they tie, the full comparison decides.
+fn utf16_prefix(key: &[u8]) -> u64 {
+    let mut prefix = [0u8; 8];
+    for (slot, &b) in prefix.iter_mut().zip(key) {
+        *slot = utf16_rank(b);
+    }
+    u64::from_be_bytes(prefix)
+}
+
+/// Where the raw (unescaped) bytes of an entry's key are.
+#[derive(Clone, Copy)]
+enum Key {
+    /// A struct field name: no copy needed.
+    Static(&'static str),
+    /// A map key, copied into `CanonicalWriter::keys`.
+    Arena { start: usize, end: usize },
+}
+
+/// One finished `"key":value` of an object under construction.
+#[derive(Clone, Copy)]
+struct Entry {
+    key: Key,
+    /// [`utf16_prefix`] of the key.
+    prefix: u64,
+    /// The escaped key, colon and value in `CanonicalWriter::out`.
+    start: usize,
+    end: usize,
+}
+
+impl Default for Entry {
+    fn default() -> Entry {
+        Entry {
+            key: Key::Static(""),
+            prefix: 0,
+            start: 0,
+            end: 0,
+        }
+    }
+}
+
+impl Entry {
+    fn key<'k>(&self, arena: &'k [u8]) -> &'k [u8] {
+        match self.key {
+            Key::Static(s) => s.as_bytes(),
+            Key::Arena { start, end } => &arena[start..end],
+        }
+    }
+}
+
+/// The bookkeeping of one open object.
+pub(crate) struct ObjectFrame {
+    entries_base: usize,
+    keys_base: usize,
+    content_start: usize,
+    first: bool,
+    arena_start: usize,
+    pending: Entry,
+}
+
+/// A reusable canonical JSON writer: serialize values with [`CanonicalWriter::write`] and
+/// read the bytes it returns. Its buffers are kept between values, so a writer used in a
+/// loop stops allocating once they have grown.
+///
+/// Objects are written in place; when an object's keys arrive out of order, its finished
+/// entries are reordered once, at its closing brace.
+#[derive(Default)]
+pub struct CanonicalWriter {
+    out: Vec<u8>,
+    keys: Vec<u8>,
+    entries: Vec<Entry>,
+    scratch: Vec<u8>,
+}
+
+impl CanonicalWriter {
+    /// An empty writer.
+    pub fn new() -> CanonicalWriter {
+        CanonicalWriter::default()
+    }
+
+    fn reset(&mut self) {
+        self.out.clear();
+        self.keys.clear();
+        self.entries.clear();
+    }
+
+    /// The canonical bytes of `value` (valid until the next write).
+    pub fn write<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<&[u8], CanonicalError> {
+        self.reset();
+        value.serialize(&mut *self)?;
+        Ok(&self.out)
+    }
+
+    /// The canonical bytes of a JSON text (see [`from_json_text`]), valid until the next write.
+    pub fn write_json_text(&mut self, json: &str) -> Result<&[u8], CanonicalError> {
+        self.reset();
+        text::canonicalize(self, json)?;
+        Ok(&self.out)
+    }
+
+    pub(crate) fn out(&mut self) -> &mut Vec<u8> {
+        &mut self.out
+    }
+
+    pub(crate) fn begin_object(&mut self) -> ObjectFrame {
+        self.out.push(b'{');
+        ObjectFrame {
+            entries_base: self.entries.len(),
+            keys_base: self.keys.len(),
+            content_start: self.out.len(),
+            first: true,
+            arena_start: 0,
+            pending: Entry::default(),
+        }
+    }
+
+    /// Starts an entry; the key follows through [`CanonicalWriter::push_key`].
+    pub(crate) fn begin_key(&mut self, frame: &mut ObjectFrame) {
+        if !frame.first {
+            self.out.push(b',');
+        }
+        frame.first = false;
+        frame.pending.start = self.out.len();
+        frame.arena_start = self.keys.len();
+    }
+
+    /// Writes a key (escaped into the output, raw into the key arena).
+    pub(crate) fn push_key(&mut self, key: &str) {
+        self.keys.extend_from_slice(key.as_bytes());
+        write_str(&mut self.out, key);
+    }
+
+    /// Ends a key written with [`CanonicalWriter::push_key`].
+    pub(crate) fn end_key(&mut self, frame: &mut ObjectFrame) {
+        frame.pending.key = Key::Arena {
+            start: frame.arena_start,
+            end: self.keys.len(),
+        };
+        frame.pending.prefix = utf16_prefix(&self.keys[frame.arena_start..]);
+        self.out.push(b':');
+    }
+
+    /// Writes a whole key from an arbitrary string (copied into the arena).
+    pub(crate) fn key(&mut self, frame: &mut ObjectFrame, key: &str) {
+        self.begin_key(frame);
+        self.push_key(key);
+        self.end_key(frame);
+    }
+
+    /// Writes a whole key from a struct field name (not copied).
+    pub(crate) fn static_key(&mut self, frame: &mut ObjectFrame, key: &'static str) {
+        if !frame.first {
+            self.out.push(b',');
+        }
+        frame.first = false;
+        frame.pending.start = self.out.len();
+        frame.pending.key = Key::Static(key);
+        frame.pending.prefix = utf16_prefix(key.as_bytes());
+        write_str(&mut self.out, key);
+        self.out.push(b':');
+    }
+
+    pub(crate) fn end_value(&mut self, frame: &mut ObjectFrame) {
+        frame.pending.end = self.out.len();
+        self.entries.push(frame.pending);
+    }
+
+    pub(crate) fn end_object(&mut self, frame: ObjectFrame) -> Result<(), CanonicalError> {
+        let CanonicalWriter {
+            out,
+            keys,
+            entries,
+            scratch,
+        } = self;
+        let list = &mut entries[frame.entries_base..];
+        let key = |e: &Entry| e.key(keys);
+        let compare = |a: &Entry, b: &Entry| {
+            a.prefix
+                .cmp(&b.prefix)
+                .then_with(|| compare_utf16_bytes(key(a), key(b)))
+        };
+        let ordered = list
+            .windows(2)
+            .all(|w| compare(&w[0], &w[1]) == Ordering::Less);
+        if !ordered {
+            list.sort_unstable_by(compare);
+            if let Some(w) = list.windows(2).find(|w| key(&w[0]) == key(&w[1])) {
+                return Err(CanonicalError::DuplicateKey {
+                    key: String::from_utf8_lossy(key(&w[0])).into_owned(),
+                });
+            }
+            let base = frame.content_start;
+            scratch.clear();
+            scratch.extend_from_slice(&out[base..]);
+            out.truncate(base);
+            for (i, e) in list.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                out.extend_from_slice(&scratch[e.start - base..e.end - base]);
+            }
+        }
+        out.push(b'}');
+        entries.truncate(frame.entries_base);
+        keys.truncate(frame.keys_base);
+        Ok(())
+    }
+}
+
+/// The canonical bytes of `value`.
+pub fn to_canonical_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, CanonicalError> {
+    let mut writer = CanonicalWriter::new();
+    value.serialize(&mut writer)?;
+    Ok(writer.out)
+}
+
+/// The canonical text of `value` (canonical bytes are always UTF-8).
+pub fn to_canonical_string<T: Serialize + ?Sized>(value: &T) -> Result<String, CanonicalError> {
+    let bytes = to_canonical_vec(value)?;
+    String::from_utf8(bytes).map_err(|_| CanonicalError::Custom {
+        message: "canonical bytes are not UTF-8".into(),
+    })
+}
+
+/// Canonicalizes a JSON text: keys sorted, whitespace dropped, strings re-escaped, integer
+/// literals kept as their exact digits whatever their size (`-0` becomes `0`).
+///
+/// Rejects invalid JSON ([`CanonicalError::Syntax`]), numbers with a fraction or exponent
+/// ([`CanonicalError::FloatLiteral`]), duplicate keys, lone surrogate escapes, and nesting
+/// deeper than [`MAX_DEPTH`].
+pub fn from_json_text(json: &str) -> Result<Vec<u8>, CanonicalError> {
+    let mut writer = CanonicalWriter::new();
+    text::canonicalize(&mut writer, json)?;
+    Ok(writer.out)
+}
+
+/// Appends `s` as a JSON string with RFC 8785 escaping.
+pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
+    out.reserve(s.len() + 2);
+    out.push(b'"');
+    escape_into(out, s);
+    out.push(b'"');
+}
+
+/// For each byte: 0 when it stands for itself in a JSON string, else the letter of its
+/// short escape (`\n`), or `u` for `\u00xx`.
+const ESCAPE: [u8; 256] = {
+    let mut table = [0; 256];
+    let mut i = 0;
+    while i < 0x20 {
+        table[i] = b'u';
+        i += 1;
+    }
+    table[0x08] = b'b';
+    table[0x0c] = b'f';
+    table[b'\n' as usize] = b'n';
+    table[b'\r' as usize] = b'r';
+    table[b'\t' as usize] = b't';
+    table[b'"' as usize] = b'"';
+    table[b'\\' as usize] = b'\\';
+    table
+};
+
+/// Appends the RFC 8785 escaping of `s` (no quotes): `\"`, `\\`, `\b`, `\f`, `\n`, `\r`,
+/// `\t`, other control characters as `\u00xx` (lowercase), everything else literal.
+pub(crate) fn escape_into(out: &mut Vec<u8>, s: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let bytes = s.as_bytes();
+    let mut run = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let escape = ESCAPE[usize::from(b)];
+        if escape == 0 {
+            continue;
+        }
+        out.extend_from_slice(&bytes[run..i]);
+        if escape == b'u' {
+            out.extend_from_slice(&[
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[usize::from(b >> 4)],
+                HEX[usize::from(b & 0xf)],
+            ]);
+        } else {
+            out.extend_from_slice(&[b'\\', escape]);
+        }
+        run = i + 1;
+    }
+    out.extend_from_slice(&bytes[run..]);
+}
+
+/// Writes the decimal digits of `v` into the end of `buf`, returning them.
+fn digits_u128(buf: &mut [u8; 40], mut v: u128) -> &[u8] {
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            return &buf[i..];
+        }
+    }
+}
+
+/// Writes the decimal digits of `v` into the end of `buf`, returning them.
+fn digits_u64(buf: &mut [u8; 20], mut v: u64) -> &[u8] {
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            return &buf[i..];
+        }
+    }
+}
+
+/// Appends an integer given as sign and magnitude, by the canonical integer rule.
+pub(crate) fn write_int_u64(out: &mut Vec<u8>, negative: bool, magnitude: u64) {
+    let quoted = magnitude > MAX_SAFE_INTEGER;
+    if quoted {
+        out.push(b'"');
+    }
+    if negative && magnitude != 0 {
+        out.push(b'-');
+    }
+    let mut buf = [0; 20];
+    out.extend_from_slice(digits_u64(&mut buf, magnitude));
+    if quoted {
+        out.push(b'"');
+    }
+}
+
+/// [`write_int_u64`] for 128-bit magnitudes.
+pub(crate) fn write_int_u128(out: &mut Vec<u8>, negative: bool, magnitude: u128) {
+    match u64::try_from(magnitude) {
+        Ok(m) => write_int_u64(out, negative, m),
+        Err(_) => {
+            out.push(b'"');
+            if negative {
+                out.push(b'-');
+            }
+            let mut buf = [0; 40];
+            out.extend_from_slice(digits_u128(&mut buf, magnitude));
+            out.push(b'"');
+        }
+    }
+}
+
+/// The decimal text of an integer given as sign and magnitude, in `buf`.
+pub(crate) fn decimal_str(buf: &mut [u8; 41], negative: bool, magnitude: u128) -> &str {
+    let mut i = buf.len();
+    let mut v = magnitude;
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    if negative && magnitude != 0 {
+        i -= 1;
+        buf[i] = b'-';
+    }
+    // Only ASCII digits and '-' were written.
+    core::str::from_utf8(&buf[i..]).unwrap_or("0")
+}
+
+/// Appends the plain decimal digits of an integer (for byte arrays).
+pub(crate) fn push_decimal(out: &mut Vec<u8>, negative: bool, magnitude: u128) {
+    if negative && magnitude != 0 {
+        out.push(b'-');
+    }
+    let mut buf = [0; 40];
+    out.extend_from_slice(digits_u128(&mut buf, magnitude));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf16_order_differs_from_code_points_only_above_surrogates() {
+        let mut keys = vec![
+            "\u{FB33}",
+            "\u{1F600}",
+            "\u{E000}",
+            "\u{D7FF}",
+            "\u{FFFF}",
+            "\u{10000}",
+            "z",
+            "",
+        ];
+        keys.sort_by(|a, b| compare_utf16(a, b));
+        assert_eq!(
+            keys,
+            [
+                "",
+                "z",
+                "\u{D7FF}",
+                "\u{10000}",
+                "\u{1F600}",
+                "\u{E000}",
+                "\u{FB33}",
+                "\u{FFFF}"
+            ]
+        );
+        // Against a reference: compare encode_utf16 sequences.
+        for a in &keys {
+            for b in &keys {
+                assert_eq!(
+                    compare_utf16(a, b),
+                    a.encode_utf16().cmp(b.encode_utf16()),
+                    "{a:?} {b:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn escaping() {
+        let mut out = Vec::new();
+        write_str(&mut out, "\u{0}\u{1f}\u{7f}\"\\/\u{8}\u{c}\n\r\té€😀");
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "\"\\u0000\\u001f\u{7f}\\\"\\\\/\\b\\f\\n\\r\\té€😀\""
+        );
+    }
+
+    #[test]
+    fn integer_rule() {
+        let cases: [(bool, u64, &str); 6] = [
+            (false, 0, "0"),
+            (true, 0, "0"),
+            (false, MAX_SAFE_INTEGER, "9007199254740991"),
+            (true, MAX_SAFE_INTEGER, "-9007199254740991"),
+            (false, MAX_SAFE_INTEGER + 1, "\"9007199254740992\""),
+            (true, MAX_SAFE_INTEGER + 1, "\"-9007199254740992\""),
+        ];
+        for (neg, m, want) in cases {
+            let mut out = Vec::new();
+            write_int_u64(&mut out, neg, m);
+            assert_eq!(out, want.as_bytes());
+        }
+        let mut out = Vec::new();
+        write_int_u128(&mut out, true, 1 << 127);
+        assert_eq!(out, b"\"-170141183460469231731687303715884105728\"");
+    }
+}
