@@ -60,13 +60,23 @@ fn malformed_json_is_reported_with_line_and_column() {
     let err = BundleManifest::read(&source("{\n  \"game\": ,", &[]), None, &[]).unwrap_err();
     assert_eq!(err.len(), 1);
     assert_eq!(err[0].code, "malformed_json");
-    assert_eq!(err[0].at, Location::LineColumn { line: 2, column: 11 });
+    assert_eq!(
+        err[0].at,
+        Location::LineColumn {
+            line: 2,
+            column: 11
+        }
+    );
 }
 
 #[test]
 fn unknown_manifest_fields_are_rejected() {
-    let err = BundleManifest::read(&source(r#"{"game":"x","files":[],"extra":1}"#, &[]), None, &[])
-        .unwrap_err();
+    let err = BundleManifest::read(
+        &source(r#"{"game":"x","files":[],"extra":1}"#, &[]),
+        None,
+        &[],
+    )
+    .unwrap_err();
     assert_eq!(err[0].code, "invalid_value");
     assert!(err[0].message.contains("extra"), "{}", err[0].message);
 }
@@ -74,10 +84,16 @@ fn unknown_manifest_fields_are_rejected() {
 #[test]
 fn a_missing_manifest_or_non_utf8_file_is_a_problem() {
     let err = BundleManifest::read(&BundleSource::new(), None, &[]).unwrap_err();
-    assert_eq!((err[0].file.as_str(), err[0].code.as_str()), ("bundle.json", "missing_file"));
+    assert_eq!(
+        (err[0].file.as_str(), err[0].code.as_str()),
+        ("bundle.json", "missing_file")
+    );
     let mut s = BundleSource::new();
     s.insert("bundle.json", vec![0xff, 0xfe]);
-    assert_eq!(BundleManifest::read(&s, None, &[]).unwrap_err()[0].code, "not_utf8");
+    assert_eq!(
+        BundleManifest::read(&s, None, &[]).unwrap_err()[0].code,
+        "not_utf8"
+    );
 }
 
 #[test]
