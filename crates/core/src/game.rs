@@ -156,6 +156,10 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// The names of its random streams; drawing from any other is an error.
     const STREAMS: &'static [&'static str];
 
+    /// Whether viewers may see different things. A game without hidden information (Sokoban,
+    /// Connect Four) says `false`, and the engine computes one view for every viewer.
+    const HIDDEN_INFORMATION: bool = true;
+
     /// Typed, validated content.
     type Content: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send + Sync;
     /// The game's own match configuration.

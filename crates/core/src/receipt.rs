@@ -9,7 +9,7 @@
 
 use crate::ids::{Seat, Sequence, Tick};
 use serde::{Deserialize, Serialize};
-use turnstile_determinism::{CanonicalError, Fingerprint};
+use turnstile_determinism::{CanonicalError, Fingerprint, Fingerprinter};
 
 /// The view fingerprints after a command: one per seat, and the spectators'.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -67,7 +67,15 @@ struct HashedFields<'a, A, E> {
 impl<A: Serialize, E: Serialize> Receipt<A, E> {
     /// Recomputes this receipt's hash from its fields (ignoring the stored `hash`).
     pub fn compute_hash(&self) -> Result<Fingerprint, CanonicalError> {
-        Fingerprint::of(&HashedFields {
+        self.compute_hash_with(&mut Fingerprinter::new())
+    }
+
+    /// [`Receipt::compute_hash`] with a reusable fingerprinter, for hot loops.
+    pub fn compute_hash_with(
+        &self,
+        fingerprinter: &mut Fingerprinter,
+    ) -> Result<Fingerprint, CanonicalError> {
+        fingerprinter.fingerprint(&HashedFields {
             sequence: self.sequence,
             command_id: &self.command_id,
             seat: self.seat,

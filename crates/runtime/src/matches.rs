@@ -10,7 +10,7 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use turnstile_core::determinism::CanonicalError;
+use turnstile_core::determinism::{CanonicalError, Fingerprinter};
 use turnstile_core::envelope::check_command_id;
 use turnstile_core::{
     ActionKind, CommandContext, CommandEnvelope, CommandRefusal, ContentBundle, Fingerprint, Game,
@@ -244,6 +244,8 @@ pub struct Match<G: Game> {
     snapshot_every: u64,
     /// Set when the game produced a state without a canonical form; no command runs after.
     broken: Option<String>,
+    /// Reused canonical buffers: fingerprinting is most of a command's cost.
+    fingerprinter: Fingerprinter,
 }
 
 impl<G: Game> Clone for Match<G> {
@@ -262,6 +264,7 @@ impl<G: Game> Clone for Match<G> {
             snapshots: self.snapshots.clone(),
             snapshot_every: self.snapshot_every,
             broken: self.broken.clone(),
+            fingerprinter: Fingerprinter::new(),
         }
     }
 }
@@ -314,6 +317,7 @@ impl<G: Game> Match<G> {
             snapshots: Vec::new(),
             snapshot_every: DEFAULT_SNAPSHOT_EVERY,
             broken: None,
+            fingerprinter: Fingerprinter::new(),
         };
         m.take_snapshot();
         Ok(m)
@@ -515,7 +519,7 @@ impl<G: Game> Match<G> {
         envelope: CommandEnvelope<G::Action>,
         events: Vec<G::Event>,
     ) -> Result<usize, CanonicalError> {
-        let after = Fingerprint::of(&self.state)?;
+        let after = self.fingerprinter.fingerprint(&self.state)?;
         let views = self.view_fingerprints()?;
         let mut receipt = Receipt {
             sequence: self.sequence + 1,
@@ -530,7 +534,7 @@ impl<G: Game> Match<G> {
             previous: self.last_hash,
             hash: after,
         };
-        receipt.hash = receipt.compute_hash()?;
+        receipt.hash = receipt.compute_hash_with(&mut self.fingerprinter)?;
         self.sequence = receipt.sequence;
         self.last_tick = receipt.tick;
         self.last_hash = Some(receipt.hash);
@@ -545,12 +549,19 @@ impl<G: Game> Match<G> {
         Ok(index)
     }
 
-    fn view_fingerprints(&self) -> Result<ViewFingerprints, CanonicalError> {
+    fn view_fingerprints(&mut self) -> Result<ViewFingerprints, CanonicalError> {
         let content = &self.bundle.content;
+        let fp = &mut self.fingerprinter;
+        let spectator = fp.fingerprint(&G::view(content, &self.state, Viewer::Spectator))?;
+        if !G::HIDDEN_INFORMATION {
+            return Ok(ViewFingerprints {
+                seats: vec![spectator; usize::from(self.seats)],
+                spectator,
+            });
+        }
         let seats = (0..self.seats)
-            .map(|s| Fingerprint::of(&G::view(content, &self.state, Viewer::Seat(Seat(s)))))
+            .map(|s| fp.fingerprint(&G::view(content, &self.state, Viewer::Seat(Seat(s)))))
             .collect::<Result<Vec<_>, _>>()?;
-        let spectator = Fingerprint::of(&G::view(content, &self.state, Viewer::Spectator))?;
         Ok(ViewFingerprints { seats, spectator })
     }
 

@@ -408,6 +408,7 @@ impl Game for Sokoban {
     const ID: &'static str = "sokoban";
     const CONTENT_KINDS: &'static [&'static str] = KINDS;
     const STREAMS: &'static [&'static str] = &[];
+    const HIDDEN_INFORMATION: bool = false;
 
     type Content = SokobanContent;
     type Config = SokobanConfig;
