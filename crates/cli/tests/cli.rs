@@ -1,0 +1,288 @@
+//! The command line's promises: exit codes (0 success, 1 a check failed, 2 usage, 3 input or
+//! I/O) and messages that say what, where and why — run against the real binary.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn turnstile(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_turnstile"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("the binary runs")
+}
+
+/// Runs the binary and checks its exit code and that stdout+stderr contain every `needle`.
+fn check(args: &[&str], code: i32, needles: &[&str]) {
+    let out = turnstile(args);
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(code), "turnstile {args:?}\n{text}");
+    for needle in needles {
+        assert!(
+            text.contains(needle),
+            "turnstile {args:?}: no {needle:?} in\n{text}"
+        );
+    }
+}
+
+const MICROBAN: &str = "games/sokoban/content/levels/microban.xsb";
+const GOLDEN: &str = "games/sokoban/tests/golden/microban-1.replay.json";
+const SOLUTION: &str = "dlUrrrdLullddrUluRuulDrddrruLdlUU";
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("turnstile-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn replay_verify_exit_codes() {
+    check(&["replay", "verify", GOLDEN], 0, &["ok, 35 receipt(s)"]);
+    // A tampered event: a divergence naming its sequence, field, expected and actual values.
+    let text = std::fs::read_to_string(root().join(GOLDEN)).unwrap();
+    let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    value["entries"][4]["receipt"]["events"][0]["player"] = serde_json::json!([9, 9]);
+    let tampered = temp("tampered.json");
+    std::fs::write(&tampered, value.to_string()).unwrap();
+    check(
+        &["replay", "verify", tampered.to_str().unwrap()],
+        1,
+        &[
+            "DIVERGED after 4",
+            "sequence 5: events differs",
+            "expected",
+            "actual",
+        ],
+    );
+    let malformed = temp("malformed.json");
+    std::fs::write(&malformed, "{ not json").unwrap();
+    check(
+        &["replay", "verify", malformed.to_str().unwrap()],
+        3,
+        &["malformed_replay"],
+    );
+    value["format"] = serde_json::json!(7);
+    let unknown = temp("format7.json");
+    std::fs::write(&unknown, value.to_string()).unwrap();
+    check(
+        &["replay", "verify", unknown.to_str().unwrap()],
+        3,
+        &["unknown replay format 7"],
+    );
+    value["format"] = serde_json::json!(1);
+    value["game"] = serde_json::json!("chess");
+    let game = temp("chess.json");
+    std::fs::write(&game, value.to_string()).unwrap();
+    check(
+        &["replay", "verify", game.to_str().unwrap()],
+        3,
+        &["unknown game \"chess\""],
+    );
+    check(
+        &["replay", "verify", "no/such/file.json"],
+        3,
+        &["cannot read"],
+    );
+}
+
+#[test]
+fn sokoban_verify_exit_codes_and_replay_out() {
+    let out = temp("m1.json");
+    check(
+        &[
+            "sokoban",
+            "verify",
+            MICROBAN,
+            "--level",
+            "1",
+            "--solution",
+            SOLUTION,
+            "--replay-out",
+            out.to_str().unwrap(),
+        ],
+        0,
+        &["solved in 33 moves, 8 pushes"],
+    );
+    check(
+        &["replay", "verify", out.to_str().unwrap()],
+        0,
+        &["33 receipt(s)"],
+    );
+    check(
+        &[
+            "sokoban",
+            "verify",
+            MICROBAN,
+            "--level",
+            "1",
+            "--solution",
+            "dlU",
+        ],
+        1,
+        &["not solved after 3 moves, 1 pushes"],
+    );
+    check(
+        &[
+            "sokoban",
+            "verify",
+            MICROBAN,
+            "--level",
+            "1",
+            "--solution",
+            "rrr",
+        ],
+        1,
+        &["move 3 (r) was rejected", "wall"],
+    );
+    check(
+        &[
+            "sokoban",
+            "verify",
+            MICROBAN,
+            "--level",
+            "1",
+            "--solution",
+            "dlu",
+        ],
+        1,
+        &["move 3 (u) pushed a box"],
+    );
+    check(
+        &[
+            "sokoban",
+            "verify",
+            MICROBAN,
+            "--level",
+            "1",
+            "--solution",
+            "dlx",
+        ],
+        3,
+        &["not LURD"],
+    );
+    check(
+        &[
+            "sokoban",
+            "verify",
+            MICROBAN,
+            "--level",
+            "156",
+            "--solution",
+            "u",
+        ],
+        2,
+        &["levels 1 to 155"],
+    );
+    check(
+        &[
+            "sokoban",
+            "verify",
+            "no/such.xsb",
+            "--level",
+            "1",
+            "--solution",
+            "u",
+        ],
+        3,
+        &["cannot read"],
+    );
+}
+
+#[test]
+fn sokoban_check_reports_every_invalid_level() {
+    check(
+        &["sokoban", "check", MICROBAN],
+        0,
+        &["155 level(s) in 1 file(s): 155 valid, 0 invalid"],
+    );
+    check(
+        &[
+            "sokoban",
+            "check",
+            MICROBAN,
+            "games/sokoban/tests/fixtures/bundles/broken/levels/one.xsb",
+            "games/sokoban/tests/fixtures/bundles/broken/levels/two.txt",
+        ],
+        1,
+        &[
+            "one.xsb: level 2: 8:5: several players",
+            "two.txt: level 1: 1:1: no boxes",
+            "158 level(s) in 3 file(s): 156 valid, 2 invalid",
+        ],
+    );
+    check(
+        &["sokoban", "check", "no/such.xsb"],
+        3,
+        &["cannot read", "1 file(s) unreadable"],
+    );
+}
+
+#[test]
+fn content_validate_exit_codes() {
+    check(
+        &["content", "validate", "games/sokoban/content"],
+        0,
+        &["valid sokoban bundle", "revision sha256:"],
+    );
+    check(
+        &[
+            "content",
+            "validate",
+            "games/sokoban/tests/fixtures/bundles/broken",
+        ],
+        1,
+        &["bundle.json#/files/2/path", "missing_file"],
+    );
+    check(&["content", "validate", "no/such/dir"], 3, &["cannot read"]);
+    check(
+        &["content", "validate", "games/sokoban/content/levels"],
+        3,
+        &["no bundle.json"],
+    );
+}
+
+#[test]
+fn usage_errors_exit_with_2() {
+    check(&["sokoban"], 2, &["Usage"]);
+    check(&["sokoban", "verify", MICROBAN], 2, &["--level"]);
+    check(&["bench", "chess"], 2, &["no benchmark for \"chess\""]);
+    check(&["frobnicate"], 2, &["unrecognized subcommand"]);
+}
+
+#[test]
+fn play_without_a_terminal_says_so() {
+    check(&["sokoban", "play", MICROBAN], 3, &["needs a terminal"]);
+    check(
+        &["sokoban", "play", MICROBAN, "--level", "999"],
+        2,
+        &["levels 1 to 155"],
+    );
+}
+
+#[test]
+fn bench_prints_json_lines() {
+    let out = turnstile(&["bench", "sokoban", "--commands", "500"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let benches: Vec<String> = text
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["bench"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(
+        benches,
+        ["bare_moves", "receipted_commands", "replay_verify"]
+    );
+}
