@@ -6,6 +6,7 @@
 mod bench;
 mod content_cmd;
 mod exit;
+mod play;
 mod replay_cmd;
 mod sokoban_cmd;
 mod sokoban_file;
@@ -26,6 +27,21 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Play a two-seat game in the terminal: connect4 or tictactoe. Seats are numbered from 0;
+    /// each `--seat N=human|bot:random|bot:strong` (default human).
+    Play {
+        /// connect4 or tictactoe.
+        game: String,
+        /// Who sits where, e.g. `--seat 1=bot:strong`.
+        #[arg(long = "seat")]
+        seats: Vec<String>,
+        /// The match seed (random when absent; printed at the start).
+        #[arg(long)]
+        seed: Option<String>,
+        /// A turn config of the game's content (e.g. a timed one).
+        #[arg(long)]
+        turn_config: Option<String>,
+    },
     /// Sokoban level collections: play, check, verify.
     Sokoban {
         #[command(subcommand)]
@@ -110,6 +126,8 @@ enum ContentCommand {
 fn registry() -> GameRegistry {
     let mut registry = GameRegistry::new();
     registry.register::<turnstile_sokoban::Sokoban>();
+    registry.register::<turnstile_connect4::ConnectFour>();
+    registry.register::<turnstile_tictactoe::TicTacToe>();
     registry
 }
 
@@ -117,6 +135,12 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let registry = registry();
     let outcome = match cli.command {
+        Command::Play {
+            game,
+            seats,
+            seed,
+            turn_config,
+        } => play::play(&game, &seats, seed, turn_config),
         Command::Sokoban { command } => match command {
             SokobanCommand::Play {
                 file,

@@ -1,0 +1,55 @@
+//! The benchmarks every m,n,k-game runs, shared by Tic-Tac-Toe's and Connect Four's bench
+//! targets (Connect Four includes this file by path): complete random games on the bare rules
+//! and through a match with receipts, fingerprints and views; the strong bot's search, with
+//! throughput in positions searched.
+
+use std::hint::black_box;
+use std::sync::Arc;
+
+use criterion::{Criterion, Throughput};
+use turnstile_core::determinism::Pcg32;
+use turnstile_core::ContentBundle;
+use turnstile_runtime::Bot;
+use turnstile_tictactoe::mnk::{MatchConfig, Rules, Searchable, StrongBot};
+use turnstile_tictactoe::testkit::{random_game, random_match, Driver};
+
+/// Random games per second, bare and through a match.
+pub fn games<V: Searchable>(c: &mut Criterion, bundle: &Arc<ContentBundle<Rules>>) {
+    let mut group = c.benchmark_group(format!("{}/random game", V::ID));
+    group.throughput(Throughput::Elements(1));
+    let mut rng = Pcg32::new(7, 11);
+    group.bench_function("bare rules", |b| {
+        b.iter(|| random_game::<V>(&bundle.content, &mut rng).unwrap())
+    });
+    let mut game = 0u64;
+    group.bench_function("match with receipts", |b| {
+        b.iter(|| {
+            game += 1;
+            random_match::<V>(bundle.clone(), &format!("bench-{game}")).unwrap()
+        })
+    });
+    group.finish();
+}
+
+/// One strong-bot move from each named position (reached by playing its moves).
+pub fn search<V: Searchable>(
+    c: &mut Criterion,
+    bundle: &Arc<ContentBundle<Rules>>,
+    positions: &[(&str, Vec<V::Move>)],
+) {
+    let mut group = c.benchmark_group(format!("{}/strong bot", V::ID));
+    group.sample_size(20);
+    for (name, moves) in positions {
+        let mut driver = Driver::<V>::new(bundle.clone(), MatchConfig::default(), "bench").unwrap();
+        driver.play_all(moves).unwrap();
+        let seat = driver.state().to_move().unwrap();
+        let mut bot = StrongBot::<V>::new("bench", seat).unwrap();
+        bot.choose(&driver.game().resolver(), driver.state(), seat, 0);
+        let nodes = bot.last_report().map_or(1, |r| r.nodes);
+        group.throughput(Throughput::Elements(nodes));
+        group.bench_function(*name, |b| {
+            b.iter(|| black_box(bot.choose(&driver.game().resolver(), driver.state(), seat, 0)))
+        });
+    }
+    group.finish();
+}

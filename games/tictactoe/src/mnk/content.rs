@@ -1,0 +1,209 @@
+//! The content of an m,n,k-game: its turn configs and which one a match uses unless its config
+//! chooses another. The board is fixed by the game, so it is not content.
+//!
+//! The bundle names one file of kind `rules`:
+//!
+//! ```json
+//! { "defaultTurnConfig": "untimed",
+//!   "turnConfigs": {
+//!     "untimed": {},
+//!     "timed":   { "usesTimer": true, "turnDurationTicks": 300, "forfeitAfterTimeouts": 3 },
+//!     "blitz":   { "usesTimer": true, "turnDurationTicks": 50, "isSkippable": true,
+//!                  "forfeitAfterTimeouts": 2 } } }
+//! ```
+//!
+//! Loading reports every problem it finds, each with the file and a JSON pointer: unknown fields,
+//! each malformed config, every problem [`TurnConfigs::validate`] finds, a default that names no
+//! config. Only a file that is not JSON at all stops at its first (syntax) error.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use turnstile_core::{BundleManifest, BundleSource, ContentProblem, Location};
+use turnstile_turns::{TurnConfig, TurnConfigId, TurnConfigs};
+
+/// The file kind of the rules file in the bundle manifest.
+pub const RULES_KIND: &str = "rules";
+
+/// The typed, validated content of an m,n,k-game bundle.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Rules {
+    /// The turn configs a match may choose among, by id.
+    pub turn_configs: TurnConfigs,
+    /// The config of a match whose config names none.
+    pub default_turn_config: TurnConfigId,
+}
+
+const FIELDS: [&str; 2] = ["turnConfigs", "defaultTurnConfig"];
+
+/// The path of the rules file in the bundles of the sample games.
+pub const RULES_PATH: &str = "rules.json";
+
+/// A bundle compiled into the binary (`include_bytes!` of its `bundle.json` and its rules file
+/// at [`RULES_PATH`]), so a game's own content needs no file system at run time.
+pub fn embedded_source(manifest: &[u8], rules: &[u8]) -> BundleSource {
+    let mut source = BundleSource::new();
+    source.insert(turnstile_core::content::MANIFEST_FILE, manifest);
+    source.insert(RULES_PATH, rules);
+    source
+}
+
+/// Reads the manifest (which must name exactly one `rules` file) and the rules file of a bundle
+/// for `game`, reporting every problem.
+pub fn load_rules(source: &BundleSource, game: &str) -> Result<Rules, Vec<ContentProblem>> {
+    let manifest = BundleManifest::read(source, Some(game), &[RULES_KIND])?;
+    let paths: Vec<&str> = manifest
+        .files
+        .iter()
+        .filter(|f| f.kind == RULES_KIND)
+        .map(|f| f.path.as_str())
+        .collect();
+    let path = match paths.as_slice() {
+        [path] => *path,
+        _ => {
+            return Err(vec![ContentProblem::new(
+                turnstile_core::content::MANIFEST_FILE,
+                pointer("/files"),
+                "rules_file_count",
+                format!(
+                    "the manifest must name exactly one file of kind {RULES_KIND:?}, it names {}",
+                    paths.len()
+                ),
+            )])
+        }
+    };
+    let value: Value = source.json(path).map_err(|p| vec![p])?;
+    RulesChecker {
+        path,
+        problems: Vec::new(),
+    }
+    .check(&value)
+}
+
+fn pointer(pointer: impl Into<String>) -> Location {
+    Location::Pointer {
+        pointer: pointer.into(),
+    }
+}
+
+/// Escapes one JSON pointer token (RFC 6901).
+fn escape(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+/// Collects every problem of one rules file.
+struct RulesChecker<'a> {
+    path: &'a str,
+    problems: Vec<ContentProblem>,
+}
+
+impl RulesChecker<'_> {
+    fn problem(&mut self, at: impl Into<String>, code: &str, message: impl Into<String>) {
+        self.problems
+            .push(ContentProblem::new(self.path, pointer(at), code, message));
+    }
+
+    fn check(mut self, value: &Value) -> Result<Rules, Vec<ContentProblem>> {
+        let Some(top) = value.as_object() else {
+            self.problem(
+                "",
+                "invalid_value",
+                "the rules file must hold a JSON object",
+            );
+            return Err(self.problems);
+        };
+        for key in top.keys().filter(|k| !FIELDS.contains(&k.as_str())) {
+            self.problem(
+                format!("/{}", escape(key)),
+                "unknown_field",
+                format!("unknown field {key:?}; the rules file has {FIELDS:?}"),
+            );
+        }
+        let configs = self.turn_configs(top);
+        let default = self.default_turn_config(top);
+        match (configs, default) {
+            (Some(turn_configs), Some(default_turn_config)) if self.problems.is_empty() => {
+                Ok(Rules {
+                    turn_configs,
+                    default_turn_config,
+                })
+            }
+            _ => Err(self.problems),
+        }
+    }
+
+    fn turn_configs(&mut self, top: &Map<String, Value>) -> Option<TurnConfigs> {
+        let Some(value) = top.get("turnConfigs") else {
+            self.problem("", "missing_field", "the rules file needs \"turnConfigs\"");
+            return None;
+        };
+        let Some(table) = value.as_object() else {
+            self.problem(
+                "/turnConfigs",
+                "invalid_value",
+                "\"turnConfigs\" must be an object of config id → turn config",
+            );
+            return None;
+        };
+        if table.is_empty() {
+            self.problem(
+                "/turnConfigs",
+                "no_turn_configs",
+                "a game needs at least one turn config",
+            );
+        }
+        let mut configs = TurnConfigs::new();
+        for (id, config) in table {
+            match TurnConfig::deserialize(config) {
+                Ok(config) => {
+                    configs.insert(TurnConfigId::new(id.as_str()), config);
+                }
+                Err(e) => self.problem(
+                    format!("/turnConfigs/{}", escape(id)),
+                    "invalid_value",
+                    format!("turn config {id:?}: {e}"),
+                ),
+            }
+        }
+        if let Err(found) = configs.validate() {
+            for p in found {
+                self.problem(
+                    format!("/turnConfigs{}", p.pointer()),
+                    p.code(),
+                    p.to_string(),
+                );
+            }
+        }
+        Some(configs)
+    }
+
+    /// The default config id, checked against the ids of the table as written (so a config that
+    /// is malformed is reported once, not again as an unknown default).
+    fn default_turn_config(&mut self, top: &Map<String, Value>) -> Option<TurnConfigId> {
+        let Some(value) = top.get("defaultTurnConfig") else {
+            self.problem(
+                "",
+                "missing_field",
+                "the rules file needs \"defaultTurnConfig\"",
+            );
+            return None;
+        };
+        let Some(id) = value.as_str() else {
+            self.problem(
+                "/defaultTurnConfig",
+                "invalid_value",
+                "\"defaultTurnConfig\" must be the id of a turn config",
+            );
+            return None;
+        };
+        let table = top.get("turnConfigs").and_then(Value::as_object);
+        if table.is_some_and(|t| !t.contains_key(id)) {
+            self.problem(
+                "/defaultTurnConfig",
+                "unknown_turn_config",
+                format!("{id:?} is not one of the \"turnConfigs\""),
+            );
+        }
+        Some(TurnConfigId::new(id))
+    }
+}
