@@ -4,10 +4,16 @@
 #![forbid(unsafe_code)]
 
 mod bench;
+mod clover_cmd;
 mod content_cmd;
+mod content_schemas;
+mod duel_play;
 mod exit;
+mod loadtest_cmd;
 mod play;
+mod publish_cmd;
 mod replay_cmd;
+mod serve_cmd;
 mod sokoban_cmd;
 mod sokoban_file;
 mod sokoban_tui;
@@ -27,6 +33,11 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// clover tools: the score calculator.
+    Clover {
+        #[command(subcommand)]
+        command: CloverCommand,
+    },
     /// Play a two-seat game in the terminal: connect4 or tictactoe. Seats are numbered from 0;
     /// each `--seat N=human|bot:random|bot:strong` (default human).
     Play {
@@ -41,6 +52,9 @@ enum Command {
         /// A turn config of the game's content (e.g. a timed one).
         #[arg(long)]
         turn_config: Option<String>,
+        /// Duel's phase preset: classic-style, hearthstone-style or priority-window.
+        #[arg(long)]
+        preset: Option<String>,
     },
     /// Sokoban level collections: play, check, verify.
     Sokoban {
@@ -57,6 +71,46 @@ enum Command {
         #[command(subcommand)]
         command: ContentCommand,
     },
+    /// The server and web client (SQLite `./turnstile.db` by default; prints the database and
+    /// the address at start).
+    Serve {
+        /// The address to listen on.
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        addr: String,
+        /// A SQLite file or a `postgres://` URL.
+        #[arg(long, default_value = "./turnstile.db")]
+        database: String,
+        /// The admin token that may publish content over HTTP (none: publishing is off).
+        #[arg(long)]
+        admin_token: Option<String>,
+        /// An origin allowed by CORS (repeatable; none: CORS off).
+        #[arg(long = "cors-origin")]
+        cors_origin: Vec<String>,
+        /// Commands per second per seat token (0: unlimited).
+        #[arg(long, default_value_t = 50)]
+        command_rate: u32,
+        /// Matches created per minute per client address (0: unlimited).
+        #[arg(long, default_value_t = 120)]
+        create_rate: u32,
+        /// Take client addresses from `X-Forwarded-For` (only behind a trusted proxy).
+        #[arg(long)]
+        trust_forwarded_for: bool,
+        /// This node's id in leases (default: `local` on SQLite, random on PostgreSQL).
+        #[arg(long)]
+        node_id: Option<String>,
+    },
+    /// Bounded load against a server on this machine; prints commands/s and latency as JSON.
+    Loadtest {
+        /// The server's address, on loopback (127.0.0.1:PORT).
+        #[arg(long)]
+        addr: String,
+        /// Concurrent matches (1 to 5000).
+        #[arg(long, default_value_t = 100)]
+        matches: u32,
+        /// Seconds of load (1 to 600).
+        #[arg(long, default_value_t = 10)]
+        duration: u64,
+    },
     /// End-to-end throughput of a game's rules, receipts and replays, as JSON lines.
     Bench {
         /// A game id, or `all`.
@@ -64,6 +118,19 @@ enum Command {
         /// Commands per measured run (more is steadier, slower).
         #[arg(long, default_value_t = 200_000)]
         commands: u64,
+    },
+}
+
+#[derive(Subcommand)]
+enum CloverCommand {
+    /// Score a played hand described in JSON (FILE, or - for standard input) and print the
+    /// score receipt: hand, scoring cards, chips, mult, score and every step.
+    Score {
+        /// The hand description (see docs/clover.md), or `-`.
+        file: String,
+        /// Print the receipt as JSON.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -120,6 +187,32 @@ enum ContentCommand {
         /// The bundle folder (holding bundle.json).
         dir: PathBuf,
     },
+    /// Write the JSON Schemas of every content file type (default into docs/schemas).
+    Schema {
+        /// The folder to write them into.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Print a game's content counts per kind and its number of Custom effect rows.
+    Report {
+        /// The game id.
+        game: String,
+    },
+    /// Publish a bundle folder as its game's current revision, through a server or straight
+    /// into a database; running matches keep their revision.
+    Publish {
+        /// The bundle folder (holding bundle.json).
+        dir: PathBuf,
+        /// A running server's base URL (with --admin-token).
+        #[arg(long, requires = "admin_token", conflicts_with = "database")]
+        server: Option<String>,
+        /// The server's admin token.
+        #[arg(long)]
+        admin_token: Option<String>,
+        /// A SQLite file or a `postgres://` URL.
+        #[arg(long, required_unless_present = "server")]
+        database: Option<String>,
+    },
 }
 
 /// The games this binary serves.
@@ -128,6 +221,11 @@ fn registry() -> GameRegistry {
     registry.register::<turnstile_sokoban::Sokoban>();
     registry.register::<turnstile_connect4::ConnectFour>();
     registry.register::<turnstile_tictactoe::TicTacToe>();
+    registry.register::<turnstile_clover::Clover>();
+    registry
+        .register::<turnstile_duel::Duel>()
+        .with_bot("strong", duel_play::strong_bot)
+        .with_resign(|_| turnstile_duel::DuelAction::Resign);
     registry
 }
 
@@ -135,12 +233,16 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let registry = registry();
     let outcome = match cli.command {
+        Command::Clover {
+            command: CloverCommand::Score { file, json },
+        } => clover_cmd::score(&file, json),
         Command::Play {
             game,
             seats,
             seed,
             turn_config,
-        } => play::play(&game, &seats, seed, turn_config),
+            preset,
+        } => play::play(&game, &seats, seed, turn_config, preset),
         Command::Sokoban { command } => match command {
             SokobanCommand::Play {
                 file,
@@ -161,6 +263,61 @@ fn main() -> ExitCode {
         Command::Content {
             command: ContentCommand::Validate { dir },
         } => content_cmd::validate(&registry, &dir),
+        Command::Content {
+            command: ContentCommand::Schema { out },
+        } => content_cmd::schema(out.as_deref()),
+        Command::Content {
+            command: ContentCommand::Report { game },
+        } => content_cmd::report(&registry, &game),
+        Command::Content {
+            command:
+                ContentCommand::Publish {
+                    dir,
+                    server,
+                    admin_token,
+                    database,
+                },
+        } => publish_cmd::run(
+            &dir,
+            match (server, admin_token, database) {
+                (Some(url), Some(admin_token), _) => {
+                    publish_cmd::Target::Server { url, admin_token }
+                }
+                (_, _, Some(database)) => publish_cmd::Target::Database(database),
+                _ => {
+                    return exit::Outcome::usage("give --server URL --admin-token T, or --database")
+                        .finish()
+                }
+            },
+        ),
+        Command::Serve {
+            addr,
+            database,
+            admin_token,
+            cors_origin,
+            command_rate,
+            create_rate,
+            trust_forwarded_for,
+            node_id,
+        } => serve_cmd::run(serve_cmd::ServeArgs {
+            addr,
+            database,
+            admin_token,
+            cors_origins: cors_origin,
+            command_rate,
+            create_rate,
+            trust_forwarded_for,
+            node_id,
+        }),
+        Command::Loadtest {
+            addr,
+            matches,
+            duration,
+        } => loadtest_cmd::run(loadtest_cmd::LoadArgs {
+            addr,
+            matches,
+            duration_s: duration,
+        }),
         Command::Bench { game, commands } => bench::run(&game, commands),
     };
     outcome.finish()

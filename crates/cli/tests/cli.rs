@@ -286,3 +286,22 @@ fn bench_prints_json_lines() {
         ["bare_moves", "receipted_commands", "replay_verify"]
     );
 }
+
+#[test]
+fn clover_score_prints_the_receipt_or_says_why_not() {
+    check(
+        &["clover", "score", "games/clover/examples/flush.json"],
+        0,
+        &["hand: flush", "chips: 111", "score: 29220", "steps:"],
+    );
+    let out = turnstile(&[
+        "clover",
+        "score",
+        "games/clover/examples/flush.json",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let receipt: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(receipt["score"], 29220);
+    check(&["clover", "score", "no/such.json"], 3, &["no/such.json"]);
+}

@@ -245,6 +245,30 @@ pub trait Game: Sized + Send + Sync + 'static {
         Some(event.clone())
     }
 
+    /// What `viewer` may see of `after` in a preview of an action taken from `before`. A
+    /// preview must not leak the future: whatever the action would reveal that the viewer does
+    /// not know now — a card it would draw, a shuffle, a chance outcome — stays hidden. The
+    /// default, the plain view of `after`, is right for games where actions reveal nothing.
+    fn preview_view(
+        content: &Self::Content,
+        _before: &Self::State,
+        after: &Self::State,
+        viewer: Viewer,
+    ) -> Self::View {
+        Self::view(content, after, viewer)
+    }
+
+    /// What `viewer` may learn from an event in a preview; the default is
+    /// [`Game::redact_event`]. A game hides here what the event would reveal only once
+    /// committed (the card a seat draws).
+    fn preview_event(
+        content: &Self::Content,
+        event: &Self::Event,
+        viewer: Viewer,
+    ) -> Option<Self::Event> {
+        Self::redact_event(content, event, viewer)
+    }
+
     /// Whether the match is over.
     fn status(content: &Self::Content, state: &Self::State) -> MatchStatus;
 

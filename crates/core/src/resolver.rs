@@ -17,7 +17,8 @@ pub struct LegalActionResolver<'a, G: Game> {
     seats: u16,
 }
 
-/// What a preview shows: the state after the action, as the asking viewer may see it.
+/// What a preview shows: the state after the action, as the asking viewer may see it without
+/// learning the future ([`Game::preview_view`], [`Game::preview_event`]).
 #[derive(Debug, Clone)]
 pub struct Preview<G: Game> {
     /// The view after the action.
@@ -120,14 +121,14 @@ impl<'a, G: Game> LegalActionResolver<'a, G> {
     ) -> Result<Result<Preview<G>, CanonicalError>, CommandRefusal> {
         let mut next = state.clone();
         let events = self.apply(&mut next, ctx, action)?;
-        let view = G::view(self.content, &next, viewer);
+        let view = G::preview_view(self.content, state, &next, viewer);
         let fingerprints =
             Fingerprint::of(&view).and_then(|v| Fingerprint::of(&next).map(|s| (v, s)));
         Ok(
             fingerprints.map(|(view_fingerprint, state_fingerprint)| Preview {
                 events: events
                     .iter()
-                    .filter_map(|e| G::redact_event(self.content, e, viewer))
+                    .filter_map(|e| G::preview_event(self.content, e, viewer))
                     .collect(),
                 view,
                 view_fingerprint,

@@ -39,9 +39,10 @@ use crate::ledger::{LingeringEffect, LingeringOperation};
 use crate::row::{Duration, Scope, Trigger};
 use crate::step::{Step, StepKind};
 use crate::table::{
-    CompiledAmount, CompiledCondition, CompiledOperation, CompiledRow, EffectTable,
+    CompiledAmount, CompiledCondition, CompiledFactor, CompiledOperation, CompiledRow, EffectTable,
 };
 use crate::vocabulary::ResourceKind;
+use turnstile_core::determinism::Fixed;
 
 /// How much one resolution (or one rebuild) may do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -191,6 +192,7 @@ pub struct Executor<'t, H> {
     caused: Vec<Event>,
     steps_taken: u32,
     rebuild_needed: bool,
+    record: bool,
 }
 
 impl<'t, H: EffectHost> Executor<'t, H> {
@@ -206,7 +208,16 @@ impl<'t, H: EffectHost> Executor<'t, H> {
             caused: Vec::new(),
             steps_taken: 0,
             rebuild_needed: false,
+            record: true,
         }
+    }
+
+    /// Whether steps are written to the caller's list (default: yes). With `false` the rows
+    /// act exactly the same and are counted in [`Resolution::steps`], but no [`Step`] is
+    /// built — for hot loops (benchmarks, bots' look-ahead) that drop the list anyway.
+    pub fn recording(mut self, on: bool) -> Executor<'t, H> {
+        self.record = on;
+        self
     }
 
     /// The same executor with other limits.
@@ -384,7 +395,15 @@ impl<'t, H: EffectHost> Executor<'t, H> {
     ) -> Result<(), EffectError> {
         let mut targets = std::mem::take(&mut self.targets);
         targets.clear();
-        scope_targets(row.scope, owner, event, host.seat_count(), &mut targets);
+        match row.scope {
+            Scope::ScoredCard
+            | Scope::HeldCard
+            | Scope::AllJokers
+            | Scope::LeftNeighbour
+            | Scope::RightNeighbour
+            | Scope::Run => host.scope_targets(row.scope, owner, event, &mut targets),
+            _ => scope_targets(row.scope, owner, event, host.seat_count(), &mut targets),
+        }
         let result = (|| {
             for &target in &targets {
                 let context = RowContext {
@@ -422,14 +441,16 @@ impl<'t, H: EffectHost> Executor<'t, H> {
                     .eval_bool(&variables)
                     .map_err(|error| evaluation(row, error))
             }
-            CompiledCondition::Chance { chance, stream } => host
-                .streams()
-                .roll(stream, *chance)
-                .map_err(|error| EffectError::Stream {
-                    owner: row.owner_name.to_string(),
-                    row: row.order,
-                    error,
-                }),
+            CompiledCondition::Chance { chance, stream } => {
+                let chance = host.chance(*chance, stream);
+                host.streams()
+                    .roll(stream, chance)
+                    .map_err(|error| EffectError::Stream {
+                        owner: row.owner_name.to_string(),
+                        row: row.order,
+                        error,
+                    })
+            }
             CompiledCondition::HasStatus { status, at_least } => {
                 Ok(host.statuses().stacks(context.target, status) >= *at_least)
             }
@@ -560,19 +581,73 @@ impl<'t, H: EffectHost> Executor<'t, H> {
                 };
                 (registered.run)(host, &call, caused).map_err(host_error)?
             }
+            CompiledOperation::AddChips(a) => {
+                let amount = amount_of(&*host, row, a, context)?;
+                host.add_chips(target, amount).map_err(host_error)?
+            }
+            CompiledOperation::AddMult(a) => {
+                let amount = amount_of(&*host, row, a, context)?;
+                host.add_mult(target, amount).map_err(host_error)?
+            }
+            CompiledOperation::MulMult(f) => {
+                let factor = match f {
+                    CompiledFactor::Value(v) => *v,
+                    CompiledFactor::Formula(formula) => {
+                        let variables = HostVariables {
+                            host: &*host,
+                            context,
+                        };
+                        match formula.eval(&variables) {
+                            Ok(Value::Fixed(v)) => v,
+                            Ok(Value::Int(n)) => Fixed::from_int(n),
+                            Ok(_) => Fixed::ONE,
+                            Err(error) => return Err(evaluation(row, error)),
+                        }
+                    }
+                };
+                host.mul_mult(target, factor).map_err(host_error)?
+            }
+            CompiledOperation::AddMoney(a) => {
+                let amount = amount_of(&*host, row, a, context)?;
+                host.add_money(target, amount).map_err(host_error)?
+            }
+            CompiledOperation::Retrigger(a) => {
+                let amount = amount_of(&*host, row, a, context)?;
+                host.retrigger(target, amount).map_err(host_error)?
+            }
+            CompiledOperation::LevelUpHand { hand, count } => {
+                let count = amount_of(&*host, row, count, context)?;
+                host.level_up_hand(target, hand.as_deref(), count)
+                    .map_err(host_error)?
+            }
+            CompiledOperation::CreateCard { kind: k, id } => host
+                .create_card(target, k, id.as_deref(), caused)
+                .map_err(host_error)?,
+            CompiledOperation::Destroy => host.destroy(target, caused).map_err(host_error)?,
+            CompiledOperation::SetRule { rule, value } => {
+                let value = amount_of(&*host, row, value, context)?;
+                host.set_rule(target, rule, value).map_err(host_error)?
+            }
+            CompiledOperation::ScaleSelf { amount, mode } => {
+                let amount = amount_of(&*host, row, amount, context)?;
+                host.scale_self(context.owner, amount, *mode)
+                    .map_err(host_error)?
+            }
         };
-        steps.push(Step {
-            kind,
-            owner: row.owner_name.clone(),
-            anchor: context.owner.anchor,
-            row: row.order,
-            trigger: row.trigger_name.clone(),
-            operation: row.operation_name.clone(),
-            subject: row.subject.clone(),
-            target,
-            before: change.before,
-            after: change.after,
-        });
+        if self.record {
+            steps.push(Step {
+                kind,
+                owner: row.owner_name.clone(),
+                anchor: context.owner.anchor,
+                row: row.order,
+                trigger: row.trigger_name.clone(),
+                operation: row.operation_name.clone(),
+                subject: row.subject.clone(),
+                target,
+                before: change.before,
+                after: change.after,
+            });
+        }
         if !self.caused.is_empty() {
             if mode == Mode::Passive {
                 self.caused.clear();
@@ -645,5 +720,12 @@ fn scope_targets(
         Scope::Target => out.extend(event.target),
         Scope::AllSeats => out.extend((0..seat_count).map(|s| Target::Seat(Seat(s)))),
         Scope::ActingSeat => out.extend(event.seat.map(Target::Seat)),
+        // The host's scopes: resolved by `EffectHost::scope_targets` before this is called.
+        Scope::ScoredCard
+        | Scope::HeldCard
+        | Scope::AllJokers
+        | Scope::LeftNeighbour
+        | Scope::RightNeighbour
+        | Scope::Run => {}
     }
 }

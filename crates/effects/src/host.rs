@@ -361,4 +361,119 @@ pub trait EffectHost {
         let _ = caused;
         Ok(self.statuses_mut().remove(target, status, stacks))
     }
+
+    // ---- Scoring and run operations (clover). Each refuses by default, so a game without
+    // ---- scoring compiles unchanged; a scoring game overrides the ones it uses.
+
+    /// The targets of the scopes the executor cannot resolve alone (`AllJokers`,
+    /// `LeftNeighbour`, `RightNeighbour`), in order. By default: `ScoredCard` and `HeldCard`
+    /// are the event's target, `Run` is the owner's seat (seat 0 without one), the rest none.
+    fn scope_targets(
+        &self,
+        scope: crate::row::Scope,
+        owner: &OwnerInstance,
+        event: &Event,
+        out: &mut Vec<Target>,
+    ) {
+        use crate::row::Scope;
+        match scope {
+            Scope::ScoredCard | Scope::HeldCard => out.extend(event.target),
+            Scope::Run => out.push(Target::Seat(owner.seat.unwrap_or(Seat(0)))),
+            _ => {}
+        }
+    }
+
+    /// The chance a `Chance` condition rolls, after the game's modifiers (an effect that
+    /// doubles all chances doubles the numerator). By default, unchanged.
+    fn chance(
+        &self,
+        chance: turnstile_core::determinism::Chance,
+        stream: &str,
+    ) -> turnstile_core::determinism::Chance {
+        let _ = stream;
+        chance
+    }
+
+    /// `AddChips`: adds chips to the hand being scored.
+    fn add_chips(&mut self, target: Target, amount: i64) -> Result<Change, HostError> {
+        let _ = amount;
+        Err(HostError::not_applicable("AddChips", target))
+    }
+
+    /// `AddMult`: adds whole mult to the hand being scored.
+    fn add_mult(&mut self, target: Target, amount: i64) -> Result<Change, HostError> {
+        let _ = amount;
+        Err(HostError::not_applicable("AddMult", target))
+    }
+
+    /// `MulMult`: multiplies the mult of the hand being scored.
+    fn mul_mult(
+        &mut self,
+        target: Target,
+        factor: turnstile_core::determinism::Fixed,
+    ) -> Result<Change, HostError> {
+        let _ = factor;
+        Err(HostError::not_applicable("MulMult", target))
+    }
+
+    /// `AddMoney`: adds money.
+    fn add_money(&mut self, target: Target, amount: i64) -> Result<Change, HostError> {
+        let _ = amount;
+        Err(HostError::not_applicable("AddMoney", target))
+    }
+
+    /// `Retrigger`: adds repetitions to the card being evaluated.
+    fn retrigger(&mut self, target: Target, count: i64) -> Result<Change, HostError> {
+        let _ = count;
+        Err(HostError::not_applicable("Retrigger", target))
+    }
+
+    /// `LevelUpHand`: raises a hand's level (`None`: the hand being played).
+    fn level_up_hand(
+        &mut self,
+        target: Target,
+        hand: Option<&str>,
+        count: i64,
+    ) -> Result<Change, HostError> {
+        let _ = (hand, count);
+        Err(HostError::not_applicable("LevelUpHand", target))
+    }
+
+    /// `CreateCard`: creates a card of a kind.
+    fn create_card(
+        &mut self,
+        target: Target,
+        kind: &str,
+        id: Option<&str>,
+        caused: &mut Vec<Event>,
+    ) -> Result<Change, HostError> {
+        let _ = (kind, id, caused);
+        Err(HostError::not_applicable("CreateCard", target))
+    }
+
+    /// `Destroy`: destroys the target.
+    fn destroy(&mut self, target: Target, caused: &mut Vec<Event>) -> Result<Change, HostError> {
+        let _ = caused;
+        Err(HostError::not_applicable("Destroy", target))
+    }
+
+    /// `SetRule` (rebuild only): sets a rule resource. By default through `set_resource`.
+    fn set_rule(&mut self, target: Target, rule: &str, value: i64) -> Result<Change, HostError> {
+        let before = self
+            .resource(target, rule)
+            .ok_or_else(|| HostError::no_resource(target, rule))?;
+        self.set_resource(target, rule, value)?;
+        Ok(Change::int(before, value))
+    }
+
+    /// `ScaleSelf`: changes the owner's own counter (`owner` is its instance).
+    fn scale_self(
+        &mut self,
+        owner: &OwnerInstance,
+        amount: i64,
+        mode: crate::row::ScaleMode,
+    ) -> Result<Change, HostError> {
+        let _ = (amount, mode);
+        Err(HostError::not_applicable("ScaleSelf", owner.anchor))
+    }
 }

@@ -56,8 +56,8 @@ pub use host::{
 };
 pub use ledger::{EffectLedger, LingeringEffect, LingeringOperation};
 pub use row::{
-    Amount, Condition, Duration, EffectRow, Operation, OwnerRef, OwnerRefError, Scope, Trigger,
-    EFFECT_COLUMNS,
+    Amount, Condition, Duration, EffectRow, Operation, OwnerRef, OwnerRefError, ScaleMode, Scope,
+    Trigger, EFFECT_COLUMNS,
 };
 pub use status::{StatusBoard, StatusEntry};
 pub use step::{Number, Step, StepKind};

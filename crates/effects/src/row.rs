@@ -63,6 +63,13 @@ pub const EFFECT_COLUMNS: &[&str] = &[
     "operation.stacks",
     "operation.durationTurns",
     "operation.handler",
+    "operation.factor",
+    "operation.hand",
+    "operation.kind",
+    "operation.id",
+    "operation.rule",
+    "operation.value",
+    "operation.mode",
     "scope",
     "duration",
 ];
@@ -200,6 +207,41 @@ pub enum Trigger {
     /// Not a moment: the row holds while its owner is present, and is applied whenever the
     /// rules are rebuilt.
     Passive,
+    /// Scoring (clover): after the hand is detected, before base values are read — level-ups,
+    /// scaling counters (clover-facts.md step 2).
+    BeforeScoring,
+    /// Scoring: a scored card is evaluated (once per repetition); the event's target is the card.
+    OnCardScored,
+    /// Scoring: a card held in hand is evaluated (once per repetition); target is the card.
+    OnCardHeld,
+    /// Scoring: asked once per scored card before it is evaluated; its `Retrigger` rows add
+    /// repetitions.
+    OnScoredRepeat,
+    /// Scoring: asked once per held card; its `Retrigger` rows add repetitions (only applied
+    /// when the card produced an effect).
+    OnHeldRepeat,
+    /// Scoring: a joker's main effect, joker slots left to right (after its foil/holographic).
+    OnHandPlayed,
+    /// Scoring: right after a joker's main effect, what other jokers grant it; target is it.
+    OnJokerEffect,
+    /// Scoring: after a joker's effect and what others grant it (its polychrome).
+    OnJokerDone,
+    /// Scoring: the final steps of consumables and the deck, before chips × mult.
+    OnFinalScore,
+    /// After chips × mult: destruction (glass breaking) and other after-effects.
+    AfterScoring,
+    /// Cards are discarded; target is each discarded card.
+    OnDiscard,
+    /// The owner is bought.
+    OnBuy,
+    /// The owner is sold.
+    OnSell,
+    /// The owner (a consumable, a tag) is used or taken.
+    OnUse,
+    /// A shop opens.
+    OnShopEnter,
+    /// A boss blind is beaten.
+    OnBossDefeated,
     /// A moment the game names and declares.
     Custom(String),
 }
@@ -216,6 +258,22 @@ impl Trigger {
         Trigger::OnRoundEnd,
         Trigger::OnStatusTick,
         Trigger::Passive,
+        Trigger::BeforeScoring,
+        Trigger::OnCardScored,
+        Trigger::OnCardHeld,
+        Trigger::OnScoredRepeat,
+        Trigger::OnHeldRepeat,
+        Trigger::OnHandPlayed,
+        Trigger::OnJokerEffect,
+        Trigger::OnJokerDone,
+        Trigger::OnFinalScore,
+        Trigger::AfterScoring,
+        Trigger::OnDiscard,
+        Trigger::OnBuy,
+        Trigger::OnSell,
+        Trigger::OnUse,
+        Trigger::OnShopEnter,
+        Trigger::OnBossDefeated,
     ];
 
     /// The trigger's name as content writes it.
@@ -230,6 +288,22 @@ impl Trigger {
             Trigger::OnRoundEnd => "OnRoundEnd",
             Trigger::OnStatusTick => "OnStatusTick",
             Trigger::Passive => "Passive",
+            Trigger::BeforeScoring => "BeforeScoring",
+            Trigger::OnCardScored => "OnCardScored",
+            Trigger::OnCardHeld => "OnCardHeld",
+            Trigger::OnScoredRepeat => "OnScoredRepeat",
+            Trigger::OnHeldRepeat => "OnHeldRepeat",
+            Trigger::OnHandPlayed => "OnHandPlayed",
+            Trigger::OnJokerEffect => "OnJokerEffect",
+            Trigger::OnJokerDone => "OnJokerDone",
+            Trigger::OnFinalScore => "OnFinalScore",
+            Trigger::AfterScoring => "AfterScoring",
+            Trigger::OnDiscard => "OnDiscard",
+            Trigger::OnBuy => "OnBuy",
+            Trigger::OnSell => "OnSell",
+            Trigger::OnUse => "OnUse",
+            Trigger::OnShopEnter => "OnShopEnter",
+            Trigger::OnBossDefeated => "OnBossDefeated",
             Trigger::Custom(name) => name,
         }
     }
@@ -477,6 +551,66 @@ pub enum Operation {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         stacks: Option<Amount>,
     },
+    /// Scoring: adds chips to the hand being scored.
+    AddChips {
+        /// How many.
+        amount: Amount,
+    },
+    /// Scoring: adds whole mult to the hand being scored (mult is a `Fixed`).
+    AddMult {
+        /// How much.
+        amount: Amount,
+    },
+    /// Scoring: multiplies the mult by a factor: a decimal (`1.5`) or a formula giving a
+    /// `Fixed` or an `Int`. The product is floored to ten-thousandths and saturates.
+    MulMult {
+        /// The factor.
+        #[schemars(with = "turnstile_sheets::FormulaSchema")]
+        factor: FormulaText,
+    },
+    /// Adds money to the run (the owner's seat).
+    AddMoney {
+        /// How much.
+        amount: Amount,
+    },
+    /// Adds repetitions to the card being evaluated (asked on `OnScoredRepeat`/`OnHeldRepeat`).
+    Retrigger {
+        /// How many more times.
+        count: Amount,
+    },
+    /// Raises a poker hand's level.
+    LevelUpHand {
+        /// The hand (`flush`, `pair`, ...); empty: the hand being played.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        hand: Option<String>,
+        /// By how many levels.
+        count: Amount,
+    },
+    /// Creates a card of a kind (a consumable, a joker, a playing card).
+    CreateCard {
+        /// The kind (`tarot`, `planet`, `joker`, ...).
+        kind: String,
+        /// Which one; empty: the game chooses (on its own stream).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<String>,
+    },
+    /// Destroys the target.
+    Destroy,
+    /// Sets a rule resource to a value (a `Passive` row: while its owner is present).
+    SetRule {
+        /// The rule resource.
+        rule: String,
+        /// The value.
+        value: Amount,
+    },
+    /// Changes the owner's own counter (scaling jokers).
+    ScaleSelf {
+        /// By how much.
+        amount: Amount,
+        /// `Add` (empty), `Sub` (not below 0) or `Reset` (to the amount).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mode: Option<ScaleMode>,
+    },
     /// Runs the handler registered in code under this id: the escape hatch for what cannot
     /// be written as data. Counted and reported; the goal is none.
     Custom {
@@ -499,9 +633,32 @@ impl Operation {
             Operation::SpendResource { .. } => "SpendResource",
             Operation::ApplyStatus { .. } => "ApplyStatus",
             Operation::RemoveStatus { .. } => "RemoveStatus",
+            Operation::AddChips { .. } => "AddChips",
+            Operation::AddMult { .. } => "AddMult",
+            Operation::MulMult { .. } => "MulMult",
+            Operation::AddMoney { .. } => "AddMoney",
+            Operation::Retrigger { .. } => "Retrigger",
+            Operation::LevelUpHand { .. } => "LevelUpHand",
+            Operation::CreateCard { .. } => "CreateCard",
+            Operation::Destroy => "Destroy",
+            Operation::SetRule { .. } => "SetRule",
+            Operation::ScaleSelf { .. } => "ScaleSelf",
             Operation::Custom { .. } => "Custom",
         }
     }
+}
+
+/// How `ScaleSelf` changes the owner's counter.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+pub enum ScaleMode {
+    /// Adds the amount (saturating).
+    Add,
+    /// Subtracts the amount, not below 0.
+    Sub,
+    /// Sets the counter to the amount.
+    Reset,
 }
 
 /// To whom a row does what it does. Each scope gives its targets in a fixed order.
@@ -524,6 +681,18 @@ pub enum Scope {
     AllSeats,
     /// The seat the event is about (who played the card, whose turn starts).
     ActingSeat,
+    /// Scoring: the scored card being evaluated (the event's target).
+    ScoredCard,
+    /// Scoring: the held card being evaluated (the event's target).
+    HeldCard,
+    /// Every joker, slot order (the host lists them).
+    AllJokers,
+    /// The joker in the slot left of the owner, if any.
+    LeftNeighbour,
+    /// The joker in the slot right of the owner, if any.
+    RightNeighbour,
+    /// The run as a whole (the player's seat).
+    Run,
 }
 
 impl Scope {
@@ -536,6 +705,12 @@ impl Scope {
             Scope::Target => "Target",
             Scope::AllSeats => "AllSeats",
             Scope::ActingSeat => "ActingSeat",
+            Scope::ScoredCard => "ScoredCard",
+            Scope::HeldCard => "HeldCard",
+            Scope::AllJokers => "AllJokers",
+            Scope::LeftNeighbour => "LeftNeighbour",
+            Scope::RightNeighbour => "RightNeighbour",
+            Scope::Run => "Run",
         }
     }
 }

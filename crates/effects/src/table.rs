@@ -144,6 +144,9 @@ pub enum LoadError {
         /// The scope.
         scope: String,
     },
+    /// `SetRule` in a row that is not `Passive`.
+    #[error("`SetRule` holds while its owner is present, so its trigger is `Passive`; a triggered rule change is `GainResource` with a duration")]
+    SetRuleNotPassive,
     /// Too many rows.
     #[error("a table holds at most {limit} rows")]
     TooManyRows {
@@ -172,6 +175,7 @@ impl LoadError {
             LoadError::PassiveDuration { .. } => "passive_duration",
             LoadError::ScopeNotApplicable { .. } => "scope_not_applicable",
             LoadError::TooManyRows { .. } => "too_many_rows",
+            LoadError::SetRuleNotPassive => "set_rule_not_passive",
         }
     }
 }
@@ -221,6 +225,35 @@ pub(crate) enum CompiledOperation {
         handler: Arc<str>,
         amount: Option<CompiledAmount>,
     },
+    AddChips(CompiledAmount),
+    AddMult(CompiledAmount),
+    MulMult(CompiledFactor),
+    AddMoney(CompiledAmount),
+    Retrigger(CompiledAmount),
+    LevelUpHand {
+        hand: Option<Arc<str>>,
+        count: CompiledAmount,
+    },
+    CreateCard {
+        kind: Arc<str>,
+        id: Option<Arc<str>>,
+    },
+    Destroy,
+    SetRule {
+        rule: Arc<str>,
+        value: CompiledAmount,
+    },
+    ScaleSelf {
+        amount: CompiledAmount,
+        mode: crate::row::ScaleMode,
+    },
+}
+
+/// A `MulMult` factor: a decimal written in the cell, or a formula giving a `Fixed` or `Int`.
+#[derive(Debug, Clone)]
+pub(crate) enum CompiledFactor {
+    Value(turnstile_core::determinism::Fixed),
+    Formula(Formula),
 }
 
 /// A row, compiled, with the names its steps carry (shared, so a step costs no allocation).
@@ -747,8 +780,88 @@ fn compile_row<H>(
                 amount,
             })
         }
+        Operation::AddChips { amount: a } => {
+            amount("operation.amount", a, &mut fail).map(CompiledOperation::AddChips)
+        }
+        Operation::AddMult { amount: a } => {
+            amount("operation.amount", a, &mut fail).map(CompiledOperation::AddMult)
+        }
+        Operation::AddMoney { amount: a } => {
+            subject = Some(Arc::from("money"));
+            amount("operation.amount", a, &mut fail).map(CompiledOperation::AddMoney)
+        }
+        Operation::Retrigger { count } => {
+            amount("operation.count", count, &mut fail).map(CompiledOperation::Retrigger)
+        }
+        Operation::MulMult { factor } => match factor.as_str().trim().parse() {
+            Ok(fixed) => Some(CompiledOperation::MulMult(CompiledFactor::Value(fixed))),
+            Err(_) => match compile_formula(factor, vocabulary, false) {
+                Ok(formula) if matches!(formula.ty(), Type::Fixed | Type::Int) => {
+                    Some(CompiledOperation::MulMult(CompiledFactor::Formula(formula)))
+                }
+                Ok(formula) => {
+                    fail(
+                        "operation.factor",
+                        LoadError::AmountNotInteger {
+                            text: factor.as_str().to_owned(),
+                            found: formula.ty(),
+                        },
+                    );
+                    None
+                }
+                Err(e) => {
+                    fail("operation.factor", e);
+                    None
+                }
+            },
+        },
+        Operation::LevelUpHand { hand, count } => {
+            subject = hand.as_deref().map(Arc::from);
+            amount("operation.count", count, &mut fail).map(|count| {
+                CompiledOperation::LevelUpHand {
+                    hand: hand.as_deref().map(Arc::from),
+                    count,
+                }
+            })
+        }
+        Operation::CreateCard { kind, id } => {
+            subject = Some(Arc::from(kind.as_str()));
+            Some(CompiledOperation::CreateCard {
+                kind: Arc::from(kind.as_str()),
+                id: id.as_deref().map(Arc::from),
+            })
+        }
+        Operation::Destroy => Some(CompiledOperation::Destroy),
+        Operation::SetRule { rule: name, value } => {
+            let kind = vocabulary.resource_kind(name);
+            if kind != Some(ResourceKind::Rule) {
+                fail(
+                    "operation.rule",
+                    LoadError::UnknownResource {
+                        name: name.clone(),
+                        known: Names(vocabulary.names("resource")),
+                    },
+                );
+            }
+            rule = true;
+            subject = Some(Arc::from(name.as_str()));
+            amount("operation.value", value, &mut fail).map(|value| CompiledOperation::SetRule {
+                rule: Arc::from(name.as_str()),
+                value,
+            })
+        }
+        Operation::ScaleSelf { amount: a, mode } => {
+            subject = Some(Arc::from("counter"));
+            amount("operation.amount", a, &mut fail).map(|amount| CompiledOperation::ScaleSelf {
+                amount,
+                mode: mode.unwrap_or(crate::row::ScaleMode::Add),
+            })
+        }
     };
     let is_custom = matches!(row.operation, Operation::Custom { .. });
+    if !passive && matches!(row.operation, Operation::SetRule { .. }) {
+        fail("trigger", LoadError::SetRuleNotPassive);
+    }
 
     // Triggers, durations and scopes that go together.
     if passive {
@@ -768,7 +881,10 @@ fn compile_row<H>(
                 },
             );
         }
-        if matches!(row.scope, Scope::Target | Scope::ActingSeat) {
+        if matches!(
+            row.scope,
+            Scope::Target | Scope::ActingSeat | Scope::ScoredCard | Scope::HeldCard
+        ) {
             fail(
                 "scope",
                 LoadError::ScopeNotApplicable {

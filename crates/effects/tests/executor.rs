@@ -1189,3 +1189,28 @@ fn owners_without_rows_are_skipped() {
     assert_eq!(run(&t, &mut world, turn_start(0)).len(), 1);
     assert!(world.resource(seat(0), "health") == Some(19));
 }
+
+#[test]
+fn not_recording_acts_the_same_and_writes_no_steps() {
+    let t = table(&sheet(&[&row(
+        "card:a",
+        "0",
+        "OnTurnStart",
+        "Damage",
+        "Owner",
+        &[("operation.amount", "2")],
+    )]));
+    let handlers = handlers();
+    let mut recorded = World::new();
+    recorded.place("card:a", seat(0), Some(Seat(0)));
+    let mut silent = recorded.clone();
+    let steps = run(&t, &mut recorded, turn_start(0));
+    let mut none = Vec::new();
+    let resolution = Executor::new(&t, &handlers)
+        .recording(false)
+        .resolve(&mut silent, turn_start(0), &mut none)
+        .unwrap();
+    assert!(none.is_empty());
+    assert_eq!(resolution.steps as usize, steps.len());
+    assert_eq!(silent, recorded);
+}

@@ -4,7 +4,8 @@
 //! through the game's [`LegalActionResolver`](turnstile_core::LegalActionResolver), writes a
 //! receipt for every accepted command, keeps the timeline and snapshots, and answers repeated
 //! command ids from memory. [`replay`] writes and verifies replay files; [`GameRegistry`] lets
-//! code that knows no game's types reach a game by id.
+//! code that knows no game's types reach a game by id, and [`ErasedMatch`] drives its matches
+//! through JSON, redacted per viewer.
 //!
 //! It must never read a clock or a random source of the platform inside a match: ticks arrive on
 //! envelopes and randomness comes from the state's named streams. Reading a bundle folder
@@ -14,15 +15,23 @@
 
 pub mod bots;
 pub mod bundle_dir;
+pub mod erased;
 pub mod matches;
 pub mod registry;
 pub mod replay;
 
 pub use bots::{bot_generator, Bot, RandomBot};
 pub use bundle_dir::{read_bundle_dir, BundleReadError};
+pub use erased::{
+    BotFactory, CompiledBundle, ErasedAccepted, ErasedBundle, ErasedCommand, ErasedError,
+    ErasedMatch, ErasedPreview, ErasedRefusal, ErasedSpec, ErasedView, GameDescription, GameHooks,
+    ReceiptRedactor, SystemCommand,
+};
 pub use matches::{
     Accepted, LogEntry, Match, MatchError, MatchSpec, SeatKind, SeatSpec, Snapshot,
     DEFAULT_TICK_RATE,
 };
-pub use registry::{GameRegistry, RegisteredGame};
-pub use replay::{verify, Divergence, ReplayError, ReplayFile, VerifyReport};
+pub use registry::{GameRegistration, GameRegistry, RegisteredGame};
+pub use replay::{
+    canonical_value, verify, Divergence, ReplayEntry, ReplayError, ReplayFile, VerifyReport,
+};

@@ -575,6 +575,64 @@ impl<G: Game> Match<G> {
         });
     }
 
+    /// The hash of the last receipt (`None` before the first command).
+    pub fn last_hash(&self) -> Option<&Fingerprint> {
+        self.last_hash.as_ref()
+    }
+
+    /// The tick at which the current turn times out, if it can.
+    pub fn deadline_tick(&self) -> Option<Tick> {
+        G::deadline_tick(&self.state)
+    }
+
+    /// The log entry of an accepted command, by its command id.
+    pub fn entry_by_command_id(&self, command_id: &str) -> Option<&LogEntry<G>> {
+        match self.remembered.get(command_id)? {
+            Remembered::Accepted(index) => self.log.get(*index),
+            Remembered::Rejected { .. } => None,
+        }
+    }
+
+    /// The rule rejection remembered under a command id, if any.
+    pub fn remembered_rejection(&self, command_id: &str) -> Option<&Rejection> {
+        match self.remembered.get(command_id)? {
+            Remembered::Rejected { rejection, .. } => Some(rejection),
+            Remembered::Accepted(_) => None,
+        }
+    }
+
+    /// Remembers a rule rejection read back from storage, so that a repeat of `command_id`
+    /// gets the same answer without the rules being asked again. A command id the match already
+    /// knows is left as it is: its first answer stands.
+    /// `action` is the fingerprint of the rejected action ([`Fingerprint::of`] the typed
+    /// action), which tells a true repeat from a reused id.
+    pub fn remember_rejection(
+        &mut self,
+        command_id: String,
+        seat: Option<Seat>,
+        action: Fingerprint,
+        rejection: Rejection,
+    ) {
+        self.remembered
+            .entry(command_id)
+            .or_insert(Remembered::Rejected {
+                rejection,
+                seat,
+                action,
+            });
+    }
+
+    /// A snapshot of the state as it is now.
+    pub fn snapshot_now(&self) -> Snapshot<G> {
+        Snapshot {
+            sequence: self.sequence,
+            tick: self.last_tick,
+            last_hash: self.last_hash,
+            fingerprint: self.state_fingerprint,
+            state: self.state.clone(),
+        }
+    }
+
     /// Loads a match from a snapshot and the log entries after it, re-executing those entries
     /// and checking every receipt against the log. `earlier` is the log up to the snapshot (its
     /// receipts answer repeated command ids; nothing in it is re-executed).

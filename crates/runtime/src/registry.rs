@@ -2,13 +2,33 @@
 //! command line, the server) reaches its content loader and replay verifier by id.
 //!
 //! A team's own game joins by `registry.register::<MyGame>()`; nothing else in the engine
-//! changes.
+//! changes. The registration can add what a server needs beyond the rules — bots by name, the
+//! game's system actions, a default config:
+//!
+//! ```ignore
+//! registry
+//!     .register::<ConnectFour>()
+//!     .with_content(turnstile_connect4::bundled_source())
+//!     .with_bot("strong", |seed, seat| Ok(Box::new(StrongBot::new(seed, seat)?)))
+//!     .with_timeout(|state| state.turn_index(), |turn_index| ConnectFourAction::Timeout { turn_index })
+//!     .with_resign(|_seat| ConnectFourAction::Resign);
+//! ```
+//!
+//! Every game gets the runtime's `random` bot ([`RandomBot`](crate::RandomBot)) for free.
 
-use crate::replay::{verify, ReplayError, ReplayFile, VerifyReport};
+use crate::bots::Bot;
+use crate::erased::{
+    compile, load_stored, CompiledBundle, ErasedBundle, ErasedError, ErasedMatch, ErasedSpec,
+    GameDescription, GameHooks, TypedMatch,
+};
+use crate::replay::{verify, ReplayEntry, ReplayError, ReplayFile, VerifyReport};
+use serde_json::Value;
 use std::collections::BTreeMap;
-use std::marker::PhantomData;
+use std::sync::Arc;
 use turnstile_core::content::MANIFEST_FILE;
-use turnstile_core::{BundleSource, ContentBundle, ContentProblem, Fingerprint, Game, Location};
+use turnstile_core::{
+    BundleSource, ContentBundle, ContentProblem, Fingerprint, Game, Location, Seat, Tick,
+};
 
 /// A game seen through its id, without its types.
 pub trait RegisteredGame: Send + Sync {
@@ -18,13 +38,130 @@ pub trait RegisteredGame: Send + Sync {
     fn validate_content(&self, source: &BundleSource) -> Result<Fingerprint, Vec<ContentProblem>>;
     /// Re-executes a replay of this game.
     fn verify_replay(&self, file: &ReplayFile) -> Result<VerifyReport, ReplayError>;
+
+    /// What the game offers: bots, system actions, its default config and config schema.
+    fn describe(&self) -> GameDescription;
+    /// The content bundle the game ships with, compiled, if it was registered with one.
+    fn builtin_content(&self) -> Option<Result<CompiledBundle, Vec<ContentProblem>>>;
+    /// Loads and validates source files into a bundle and its stored form.
+    fn compile_content(&self, source: &BundleSource)
+        -> Result<CompiledBundle, Vec<ContentProblem>>;
+    /// Loads a stored bundle (`{"content", "game"}`), checking its revision when given.
+    fn load_bundle(
+        &self,
+        stored: &Value,
+        revision: Option<&Fingerprint>,
+    ) -> Result<ErasedBundle, ErasedError>;
+    /// The seat counts a config allows over a bundle (inclusive), or why the config is invalid.
+    fn seat_range(&self, bundle: &ErasedBundle, config: &Value) -> Result<(u16, u16), ErasedError>;
+    /// The config options a bundle offers (collections and levels, turn configs), as JSON.
+    fn config_options(&self, bundle: &ErasedBundle) -> Value;
+    /// Creates a match at sequence 0.
+    fn new_match(
+        &self,
+        bundle: &ErasedBundle,
+        spec: ErasedSpec,
+    ) -> Result<Box<dyn ErasedMatch>, ErasedError>;
+    /// Restores a match from a snapshot, the log up to it (`earlier`, answering repeats) and the
+    /// log after it (`later`, re-executed and checked).
+    fn restore_match(
+        &self,
+        bundle: &ErasedBundle,
+        spec: ErasedSpec,
+        snapshot: &Value,
+        earlier: &[ReplayEntry],
+        later: &[ReplayEntry],
+    ) -> Result<Box<dyn ErasedMatch>, ErasedError>;
 }
 
-struct Registered<G>(PhantomData<fn() -> G>);
+struct Registered<G: Game> {
+    hooks: Arc<GameHooks<G>>,
+    builtin: Option<BundleSource>,
+}
 
 impl<G: Game> RegisteredGame for Registered<G> {
     fn id(&self) -> &'static str {
         G::ID
+    }
+
+    fn describe(&self) -> GameDescription {
+        let hooks = &self.hooks;
+        GameDescription {
+            id: G::ID,
+            hidden_information: G::HIDDEN_INFORMATION,
+            bots: hooks.bots.keys().cloned().collect(),
+            timeouts: hooks.timeout.is_some(),
+            clock_resumed: hooks.clock_resumed.is_some(),
+            resign: hooks.resign.is_some(),
+            default_config: hooks
+                .default_config
+                .as_ref()
+                .and_then(|c| crate::replay::canonical_value(c).ok()),
+            config_schema: hooks.config_schema.clone(),
+        }
+    }
+
+    fn builtin_content(&self) -> Option<Result<CompiledBundle, Vec<ContentProblem>>> {
+        self.builtin.as_ref().map(compile::<G>)
+    }
+
+    fn compile_content(
+        &self,
+        source: &BundleSource,
+    ) -> Result<CompiledBundle, Vec<ContentProblem>> {
+        compile::<G>(source)
+    }
+
+    fn load_bundle(
+        &self,
+        stored: &Value,
+        revision: Option<&Fingerprint>,
+    ) -> Result<ErasedBundle, ErasedError> {
+        load_stored::<G>(stored, revision)
+    }
+
+    fn seat_range(&self, bundle: &ErasedBundle, config: &Value) -> Result<(u16, u16), ErasedError> {
+        let typed = bundle.typed::<G>()?;
+        let config = <G::Config as serde::Deserialize>::deserialize(config)
+            .map_err(|e| ErasedError::InvalidConfig(e.to_string()))?;
+        Ok(G::seat_range(&typed.content, &config))
+    }
+
+    fn config_options(&self, bundle: &ErasedBundle) -> Value {
+        match (&self.hooks.config_options, bundle.typed::<G>()) {
+            (Some(hook), Ok(typed)) => hook(&typed.content),
+            _ => Value::Null,
+        }
+    }
+
+    fn new_match(
+        &self,
+        bundle: &ErasedBundle,
+        spec: ErasedSpec,
+    ) -> Result<Box<dyn ErasedMatch>, ErasedError> {
+        Ok(Box::new(TypedMatch::<G>::create(
+            self.hooks.clone(),
+            bundle,
+            spec,
+        )?))
+    }
+
+    fn restore_match(
+        &self,
+        bundle: &ErasedBundle,
+        spec: ErasedSpec,
+        snapshot: &Value,
+        earlier: &[ReplayEntry],
+        later: &[ReplayEntry],
+    ) -> Result<Box<dyn ErasedMatch>, ErasedError> {
+        Ok(Box::new(TypedMatch::<G>::restore(
+            self.hooks.clone(),
+            bundle,
+            spec,
+            snapshot,
+            earlier,
+            later,
+        )?))
     }
 
     fn validate_content(&self, source: &BundleSource) -> Result<Fingerprint, Vec<ContentProblem>> {
@@ -51,11 +188,15 @@ impl GameRegistry {
         Self::default()
     }
 
-    /// Adds game `G` (replacing a game registered under the same id).
-    pub fn register<G: Game>(&mut self) -> &mut Self {
-        self.games
-            .insert(G::ID, Box::new(Registered::<G>(PhantomData)));
-        self
+    /// Adds game `G` (replacing a game registered under the same id). The returned
+    /// [`GameRegistration`] adds bots, system actions and content; the game is in the registry
+    /// once it is dropped, at the end of the statement.
+    pub fn register<G: Game>(&mut self) -> GameRegistration<'_, G> {
+        GameRegistration {
+            registry: self,
+            hooks: Some(GameHooks::default()),
+            builtin: None,
+        }
     }
 
     /// A game by id.
@@ -100,5 +241,106 @@ impl GameRegistry {
         self.get(&file.game)
             .ok_or_else(|| ReplayError::UnknownGame(file.game.clone(), self.ids().join(", ")))?
             .verify_replay(file)
+    }
+}
+
+/// A game being registered: add its bots, system actions and content, then let it drop.
+///
+/// The game enters the registry when this value is dropped, so `registry.register::<G>();`
+/// alone registers it, and a chain of `with_*` calls registers it at the end of the statement.
+pub struct GameRegistration<'r, G: Game> {
+    registry: &'r mut GameRegistry,
+    hooks: Option<GameHooks<G>>,
+    builtin: Option<BundleSource>,
+}
+
+impl<G: Game> GameRegistration<'_, G> {
+    fn hooks(&mut self) -> &mut GameHooks<G> {
+        self.hooks.get_or_insert_with(GameHooks::default)
+    }
+
+    /// Adds a bot by name (`strong`); `make(match seed, seat)` builds one for a seat. The
+    /// runtime's `random` bot is registered already; registering `random` replaces it.
+    pub fn with_bot<F>(mut self, name: &str, make: F) -> Self
+    where
+        F: Fn(&str, Seat) -> Result<Box<dyn Bot<G>>, Box<dyn std::error::Error + Send + Sync>>
+            + Send
+            + Sync
+            + 'static,
+    {
+        self.hooks().bots.insert(name.into(), Arc::new(make));
+        self
+    }
+
+    /// The game's system Timeout: `turn_index(state)` names the current turn and
+    /// `action(turn_index)` builds the action a server submits (command id
+    /// `timeout:<turn index>`, no seat) when the clock reaches [`Game::deadline_tick`].
+    pub fn with_timeout<I, A>(mut self, turn_index: I, action: A) -> Self
+    where
+        I: Fn(&G::State) -> u64 + Send + Sync + 'static,
+        A: Fn(u64) -> G::Action + Send + Sync + 'static,
+    {
+        self.hooks().timeout = Some((Arc::new(turn_index), Arc::new(action)));
+        self
+    }
+
+    /// The game's system ClockResumed: `action(last heartbeat tick, takeover tick)`, recorded by
+    /// a node that takes the match over after its lease expired.
+    pub fn with_clock_resumed<A>(mut self, action: A) -> Self
+    where
+        A: Fn(Tick, Tick) -> G::Action + Send + Sync + 'static,
+    {
+        self.hooks().clock_resumed = Some(Arc::new(action));
+        self
+    }
+
+    /// The game's own Resign action for a seat.
+    pub fn with_resign<A>(mut self, action: A) -> Self
+    where
+        A: Fn(Seat) -> G::Action + Send + Sync + 'static,
+    {
+        self.hooks().resign = Some(Arc::new(action));
+        self
+    }
+
+    /// The config used when a request names none, and shown as an example.
+    pub fn with_default_config(mut self, config: G::Config) -> Self {
+        self.hooks().default_config = Some(config);
+        self
+    }
+
+    /// A JSON Schema of the game's config, for listings.
+    pub fn with_config_schema(mut self, schema: Value) -> Self {
+        self.hooks().config_schema = Some(schema);
+        self
+    }
+
+    /// Describes the config options a content bundle offers (its collections and levels, its
+    /// turn configs), for listings.
+    pub fn with_config_options<F>(mut self, options: F) -> Self
+    where
+        F: Fn(&G::Content) -> Value + Send + Sync + 'static,
+    {
+        self.hooks().config_options = Some(Arc::new(options));
+        self
+    }
+
+    /// The content bundle the game ships with (its files), published by a server at start.
+    pub fn with_content(mut self, source: BundleSource) -> Self {
+        self.builtin = Some(source);
+        self
+    }
+}
+
+impl<G: Game> Drop for GameRegistration<'_, G> {
+    fn drop(&mut self) {
+        let hooks = self.hooks.take().unwrap_or_default();
+        self.registry.games.insert(
+            G::ID,
+            Box::new(Registered::<G> {
+                hooks: Arc::new(hooks),
+                builtin: self.builtin.take(),
+            }),
+        );
     }
 }

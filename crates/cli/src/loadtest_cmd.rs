@@ -1,0 +1,309 @@
+//! `turnstile loadtest --addr 127.0.0.1:PORT --matches N --duration S`: bounded load against a
+//! server on this machine, reported as one JSON object.
+//!
+//! It only ever targets loopback addresses (anything else is refused), creates `N` Sokoban
+//! matches (Microban level 1, one human seat each), then plays them all at once for `S`
+//! seconds — each match a sequential client: a move, then an undo, then the move again, every
+//! command durable before the next — and stops by itself. It reports accepted commands per
+//! second and their latency percentiles (p50, p99, p99.9, in microseconds). Start the server
+//! with `--command-rate 0 --create-rate 0` so its rate limits do not throttle the test.
+
+use crate::exit::Outcome;
+use serde::Serialize;
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The most matches one run may drive.
+pub const MAX_MATCHES: u32 = 5_000;
+/// The longest run, in seconds.
+pub const MAX_SECONDS: u64 = 600;
+
+/// What `turnstile loadtest` was asked.
+pub struct LoadArgs {
+    /// The server's address (loopback only).
+    pub addr: String,
+    /// Concurrent matches.
+    pub matches: u32,
+    /// Seconds of load.
+    pub duration_s: u64,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Latency {
+    p50: u64,
+    p99: u64,
+    p999: u64,
+    max: u64,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Report {
+    addr: String,
+    game: &'static str,
+    matches: u32,
+    duration_millis: u64,
+    commands: u64,
+    commands_per_second: u64,
+    rejected: u64,
+    conflicts: u64,
+    throttled: u64,
+    errors: u64,
+    latency_micros: Latency,
+}
+
+#[derive(Default)]
+struct Tally {
+    latencies_us: Vec<u64>,
+    rejected: u64,
+    conflicts: u64,
+    throttled: u64,
+    errors: u64,
+}
+
+/// The `q`-th per-mille of sorted values (nearest rank).
+fn per_mille(sorted: &[u64], q: u64) -> u64 {
+    if sorted.is_empty() {
+        return 0;
+    }
+    let n = sorted.len() as u64;
+    let rank = (n * q).div_ceil(1000).clamp(1, n);
+    sorted[usize::try_from(rank - 1).unwrap_or(0)]
+}
+
+/// Checks the target: a socket address on loopback.
+pub fn loopback(addr: &str) -> Result<SocketAddr, String> {
+    let parsed: SocketAddr = addr
+        .parse()
+        .map_err(|_| format!("--addr {addr:?} is not IP:PORT (e.g. 127.0.0.1:8080)"))?;
+    if !parsed.ip().is_loopback() {
+        return Err(format!(
+            "--addr {addr}: the load test only targets this machine (127.0.0.0/8 or [::1])"
+        ));
+    }
+    Ok(parsed)
+}
+
+async fn create(client: &reqwest::Client, base: &str) -> Result<(String, String), String> {
+    let response = client
+        .post(format!("{base}/api/v1/matches"))
+        .json(&json!({
+            "game": "sokoban",
+            "config": { "collection": "microban", "level": 1 },
+            "seats": [{ "kind": "human" }]
+        }))
+        .send()
+        .await
+        .map_err(|e| format!("cannot create a match: {e}"))?;
+    let status = response.status();
+    let body: Value = response.json().await.map_err(|e| e.to_string())?;
+    if !status.is_success() {
+        return Err(format!(
+            "creating a match answered {status}: {body} (start the server with --create-rate 0)"
+        ));
+    }
+    let id = body["matchId"].as_str().unwrap_or_default().to_owned();
+    let token = body["seats"][0]["token"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    Ok((id, token))
+}
+
+async fn play(
+    client: reqwest::Client,
+    base: Arc<str>,
+    id: String,
+    token: String,
+    until: Instant,
+) -> Tally {
+    const DIRECTIONS: [&str; 4] = ["left", "right", "up", "down"];
+    let url = format!("{base}/api/v1/matches/{id}/commands");
+    let mut tally = Tally::default();
+    let mut sequence = 0u64;
+    let mut direction = 0usize;
+    let mut undo_next = false;
+    let mut n = 0u64;
+    while Instant::now() < until {
+        n += 1;
+        let action = if undo_next {
+            json!({ "type": "undo" })
+        } else {
+            json!({ "type": "move", "direction": DIRECTIONS[direction] })
+        };
+        let started = Instant::now();
+        let response = client
+            .post(&url)
+            .bearer_auth(&token)
+            .json(&json!({ "commandId": format!("lt-{n}"), "expectedSequence": sequence, "action": action }))
+            .send()
+            .await;
+        let Ok(response) = response else {
+            tally.errors += 1;
+            tokio::time::sleep(Duration::from_millis(10)).await;
+            continue;
+        };
+        match response.status().as_u16() {
+            200 => {
+                let _ = response.bytes().await;
+                tally
+                    .latencies_us
+                    .push(u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX));
+                sequence += 1;
+                undo_next = !undo_next;
+            }
+            422 => {
+                let _ = response.bytes().await;
+                tally.rejected += 1;
+                direction = (direction + 1) % DIRECTIONS.len();
+            }
+            409 => {
+                tally.conflicts += 1;
+                let body: Value = response.json().await.unwrap_or_default();
+                sequence = body["error"]["details"]["currentSequence"]
+                    .as_u64()
+                    .unwrap_or(sequence);
+            }
+            429 => {
+                let _ = response.bytes().await;
+                tally.throttled += 1;
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            _ => {
+                let _ = response.bytes().await;
+                tally.errors += 1;
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        }
+    }
+    tally
+}
+
+/// Runs the load test.
+pub fn run(args: LoadArgs) -> Outcome {
+    let addr = match loopback(&args.addr) {
+        Ok(a) => a,
+        Err(e) => return Outcome::usage(e),
+    };
+    if args.matches == 0 || args.matches > MAX_MATCHES {
+        return Outcome::usage(format!("--matches must be 1 to {MAX_MATCHES}"));
+    }
+    if args.duration_s == 0 || args.duration_s > MAX_SECONDS {
+        return Outcome::usage(format!("--duration must be 1 to {MAX_SECONDS} seconds"));
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => return Outcome::input(format!("cannot start the async runtime: {e}")),
+    };
+    runtime.block_on(async move {
+        let base: Arc<str> = Arc::from(format!("http://{addr}"));
+        let client = match reqwest::Client::builder()
+            .pool_max_idle_per_host(usize::try_from(args.matches).unwrap_or(usize::MAX))
+            .timeout(Duration::from_secs(30))
+            .build()
+        {
+            Ok(c) => c,
+            Err(e) => return Outcome::input(format!("cannot build an HTTP client: {e}")),
+        };
+        let mut matches = Vec::new();
+        let mut creating = tokio::task::JoinSet::new();
+        for _ in 0..args.matches {
+            let (client, base) = (client.clone(), base.clone());
+            creating.spawn(async move { create(&client, &base).await });
+            if creating.len() >= 64 {
+                if let Some(joined) = creating.join_next().await {
+                    match joined {
+                        Ok(Ok(m)) => matches.push(m),
+                        Ok(Err(e)) => return Outcome::input(e),
+                        Err(e) => return Outcome::input(e.to_string()),
+                    }
+                }
+            }
+        }
+        while let Some(joined) = creating.join_next().await {
+            match joined {
+                Ok(Ok(m)) => matches.push(m),
+                Ok(Err(e)) => return Outcome::input(e),
+                Err(e) => return Outcome::input(e.to_string()),
+            }
+        }
+        let started = Instant::now();
+        let until = started + Duration::from_secs(args.duration_s);
+        let mut players = tokio::task::JoinSet::new();
+        for (id, token) in matches {
+            players.spawn(play(client.clone(), base.clone(), id, token, until));
+        }
+        let mut total = Tally::default();
+        while let Some(joined) = players.join_next().await {
+            if let Ok(t) = joined {
+                total.latencies_us.extend(t.latencies_us);
+                total.rejected += t.rejected;
+                total.conflicts += t.conflicts;
+                total.throttled += t.throttled;
+                total.errors += t.errors;
+            }
+        }
+        let elapsed_ms = u64::try_from(started.elapsed().as_millis())
+            .unwrap_or(u64::MAX)
+            .max(1);
+        total.latencies_us.sort_unstable();
+        let commands = total.latencies_us.len() as u64;
+        let report = Report {
+            addr: addr.to_string(),
+            game: "sokoban",
+            matches: args.matches,
+            duration_millis: elapsed_ms,
+            commands,
+            commands_per_second: commands * 1000 / elapsed_ms,
+            rejected: total.rejected,
+            conflicts: total.conflicts,
+            throttled: total.throttled,
+            errors: total.errors,
+            latency_micros: Latency {
+                p50: per_mille(&total.latencies_us, 500),
+                p99: per_mille(&total.latencies_us, 990),
+                p999: per_mille(&total.latencies_us, 999),
+                max: total.latencies_us.last().copied().unwrap_or(0),
+            },
+        };
+        println!("{}", serde_json::to_string(&report).unwrap_or_default());
+        Outcome::ok()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_loopback_targets_are_accepted() {
+        assert!(loopback("127.0.0.1:8080").is_ok());
+        assert!(loopback("127.3.2.1:1").is_ok());
+        assert!(loopback("[::1]:8080").is_ok());
+        for bad in [
+            "10.0.0.1:80",
+            "192.168.1.2:8080",
+            "8.8.8.8:53",
+            "localhost:8080",
+            "127.0.0.1",
+        ] {
+            assert!(loopback(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn percentiles_are_nearest_rank() {
+        let v: Vec<u64> = (1..=1000).collect();
+        assert_eq!(per_mille(&v, 500), 500);
+        assert_eq!(per_mille(&v, 990), 990);
+        assert_eq!(per_mille(&v, 999), 999);
+        assert_eq!(per_mille(&[7], 999), 7);
+        assert_eq!(per_mille(&[], 500), 0);
+    }
+}

@@ -1,0 +1,842 @@
+//! The route handlers of `/api/v1`: each authenticates, reads its match through the hub, and
+//! answers as the caller may see it.
+
+use crate::auth::{self, Role};
+use crate::driver::ensure_driver;
+use crate::dto::*;
+use crate::edge::random_hex;
+use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::extract::{ApiJson, ApiQuery, ClientAddr, OptionalJson};
+use crate::hub::{refusal_error, Hub, Loaded, Origin, Slot, Submission};
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Deserialize;
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use turnstile_core::content::MANIFEST_FILE;
+use turnstile_core::{BundleSource, Seat, Viewer};
+use turnstile_runtime::{ErasedError, ErasedMatch, ErasedSpec, SeatKind, SeatSpec};
+use turnstile_store::{MatchRecord, MatchStatus, PutOutcome};
+use utoipa::IntoParams;
+
+/// The hub, shared by every handler.
+pub type AppState = Arc<Hub>;
+
+fn viewer_dto(viewer: Viewer) -> ViewerDto {
+    match viewer {
+        Viewer::Seat(s) => ViewerDto {
+            kind: "seat".into(),
+            seat: Some(s.0),
+        },
+        Viewer::Spectator => ViewerDto {
+            kind: "spectator".into(),
+            seat: None,
+        },
+        Viewer::Referee => ViewerDto {
+            kind: "referee".into(),
+            seat: None,
+        },
+    }
+}
+
+fn kind_dto(kind: SeatKind) -> SeatKindDto {
+    match kind {
+        SeatKind::Human => SeatKindDto::Human,
+        SeatKind::Bot => SeatKindDto::Bot,
+    }
+}
+
+fn receipt_dto(value: Value) -> ApiResult<ReceiptDto> {
+    serde_json::from_value(value).map_err(|e| {
+        tracing::error!(error = %e, "a receipt does not have the documented shape");
+        ApiError::internal("render a receipt")
+    })
+}
+
+fn loaded_match(guard: &Option<Loaded>) -> ApiResult<&dyn ErasedMatch> {
+    guard
+        .as_ref()
+        .map(|l| l.m.as_ref())
+        .ok_or_else(|| ApiError::internal("load the match"))
+}
+
+async fn authenticated(hub: &Hub, id: &str, headers: &HeaderMap) -> ApiResult<(Arc<Slot>, Role)> {
+    let slot = hub.slot(id).await?;
+    let role = auth::authenticate(headers, &slot.record)?;
+    Ok((slot, role))
+}
+
+fn acting_seat(role: Role, claimed: Option<u16>) -> ApiResult<Seat> {
+    let seat = role.seat().ok_or_else(|| {
+        ApiError::forbidden("spectator", "a spectator token cannot act for a seat")
+    })?;
+    match claimed {
+        Some(other) if other != seat.0 => Err(ApiError::forbidden(
+            "seat_mismatch",
+            format!("this token is seat {seat}'s; it cannot act for seat {other}"),
+        )),
+        _ => Ok(seat),
+    }
+}
+
+/// `GET /api/v1/games`.
+#[utoipa::path(get, path = "/api/v1/games", tag = "games",
+    responses((status = 200, body = GamesResponse), (status = 503, body = ErrorBody)))]
+pub async fn list_games(State(hub): State<AppState>) -> ApiResult<Json<GamesResponse>> {
+    let mut games = Vec::new();
+    for id in hub.registry.ids() {
+        let Some(game) = hub.registry.get(id) else {
+            continue;
+        };
+        let description = game.describe();
+        let revision = hub.store.current_revision(id).await?;
+        let mut seats = None;
+        let mut options = None;
+        if let Some(revision) = &revision {
+            if let Ok(bundle) = hub.bundle(id, revision).await {
+                if let Some(config) = &description.default_config {
+                    if let Ok((min, max)) = game.seat_range(&bundle, config) {
+                        seats = Some(SeatRange { min, max });
+                    }
+                }
+                let o = game.config_options(&bundle);
+                options = (!o.is_null()).then_some(o);
+            }
+        }
+        games.push(GameInfo {
+            id: id.to_owned(),
+            revision,
+            seats,
+            hidden_information: description.hidden_information,
+            bots: description.bots,
+            timeouts: description.timeouts,
+            clock_resumed: description.clock_resumed,
+            resign: description.resign,
+            default_config: description.default_config,
+            config_schema: description.config_schema,
+            config_options: options,
+        });
+    }
+    Ok(Json(GamesResponse { games }))
+}
+
+/// `POST /api/v1/matches`.
+#[utoipa::path(post, path = "/api/v1/matches", tag = "matches", request_body = CreateMatchRequest,
+    responses((status = 201, body = CreateMatchResponse), (status = 400, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 413, body = ErrorBody), (status = 422, body = ErrorBody),
+        (status = 429, body = ErrorBody), (status = 503, body = ErrorBody)))]
+pub async fn create_match(
+    State(hub): State<AppState>,
+    ClientAddr(addr): ClientAddr,
+    headers: HeaderMap,
+    ApiJson(body): ApiJson<CreateMatchRequest>,
+) -> ApiResult<Response> {
+    let key = client_key(&hub, addr, &headers);
+    hub.create_limiter.take(&key, hub.now()).map_err(|wait| {
+        ApiError::rate_limited("too many matches created from this address", wait)
+    })?;
+    let game = hub.registry.get(&body.game).ok_or_else(|| {
+        ApiError::not_found(
+            "unknown_game",
+            format!(
+                "no game {:?}; this server has {}",
+                body.game,
+                hub.registry.ids().join(", ")
+            ),
+        )
+    })?;
+    let description = game.describe();
+    let revision = match &body.revision {
+        Some(r) => r.clone(),
+        None => hub
+            .store
+            .current_revision(&body.game)
+            .await?
+            .ok_or_else(|| {
+                ApiError::not_found("unknown_revision", "this game has no published content")
+            })?,
+    };
+    let bundle = hub.bundle(&body.game, &revision).await?;
+    let config = body
+        .config
+        .clone()
+        .or(description.default_config.clone())
+        .ok_or_else(|| ApiError::bad_request("config_required", "this game needs a config"))?;
+    if body.seats.is_empty() || body.seats.len() > hub.config.max_seats {
+        return Err(ApiError::bad_request(
+            "invalid_seats",
+            format!("a match has 1 to {} seats", hub.config.max_seats),
+        ));
+    }
+    let tick_rate = body.tick_rate.unwrap_or(hub.config.default_tick_rate);
+    if tick_rate == 0 || tick_rate > hub.config.max_tick_rate {
+        return Err(ApiError::bad_request(
+            "invalid_tick_rate",
+            format!("the tick rate must be 1 to {}", hub.config.max_tick_rate),
+        ));
+    }
+    let seed = match &body.seed {
+        Some(seed) => {
+            if seed.is_empty() || seed.len() > 256 || seed.chars().any(char::is_control) {
+                return Err(ApiError::bad_request(
+                    "invalid_seed",
+                    "a seed is 1 to 256 characters without control characters",
+                ));
+            }
+            seed.clone()
+        }
+        None => random_hex(hub.entropy.as_ref(), 16)
+            .map_err(|_| ApiError::internal("draw a random seed"))?,
+    };
+    let seats: Vec<SeatSpec> = body
+        .seats
+        .iter()
+        .map(|s| SeatSpec {
+            kind: match s.kind {
+                SeatKindDto::Human => SeatKind::Human,
+                SeatKindDto::Bot => SeatKind::Bot,
+            },
+            bot: match s.kind {
+                SeatKindDto::Human => None,
+                SeatKindDto::Bot => s.bot.clone(),
+            },
+        })
+        .collect();
+    let spec = ErasedSpec {
+        config,
+        seed: seed.clone(),
+        seats: seats.clone(),
+        tick_rate,
+    };
+    let m = game.new_match(&bundle, spec).map_err(|e| match e {
+        ErasedError::InvalidConfig(msg) => ApiError::bad_request("invalid_config", msg),
+        other => ApiError::rejected(other.code().to_owned(), other.to_string()),
+    })?;
+    let mut tickets = Vec::new();
+    let mut hashes = Vec::new();
+    for (index, spec) in seats.iter().enumerate() {
+        let seat = u16::try_from(index)
+            .map_err(|_| ApiError::bad_request("invalid_seats", "too many seats"))?;
+        let token = match spec.kind {
+            SeatKind::Human => Some(auth::new_token(hub.entropy.as_ref())?),
+            SeatKind::Bot => None,
+        };
+        hashes.push(token.as_deref().map(auth::hash_token));
+        tickets.push(SeatTicket {
+            seat,
+            kind: kind_dto(spec.kind),
+            bot: spec.bot.clone(),
+            token,
+        });
+    }
+    let spectator = auth::new_token(hub.entropy.as_ref())?;
+    let id = format!(
+        "m_{}",
+        random_hex(hub.entropy.as_ref(), 12).map_err(|_| ApiError::internal("draw a match id"))?
+    );
+    let now_ms = hub.wall_ms();
+    let record = MatchRecord {
+        id: id.clone(),
+        game: body.game.clone(),
+        config: m.spec().config.clone(),
+        revision: revision.clone(),
+        seed,
+        seats: serde_json::to_value(&seats).map_err(|_| ApiError::internal("record the seats"))?,
+        tick_rate,
+        seat_token_hashes: hashes,
+        spectator_token_hash: Some(auth::hash_token(&spectator)),
+        created_at_ms: now_ms,
+        status: MatchStatus::Active,
+        outcome: None,
+        last_activity_ms: now_ms,
+    };
+    hub.store.create_match(&record).await?;
+    let loaded = Loaded {
+        clock: crate::clock::MatchClock::new(0, hub.now(), tick_rate),
+        m,
+        attempted_timeout: None,
+    };
+    let slot = hub.adopt(record, loaded);
+    match hub.claim(&slot).await {
+        Ok(true) => ensure_driver(&hub, &slot),
+        Ok(false) => {}
+        Err(e) => tracing::warn!(match_id = %id, code = %e.code, "no lease for a new match"),
+    }
+    let response = CreateMatchResponse {
+        match_id: id,
+        game: body.game,
+        revision,
+        tick_rate,
+        sequence: 0,
+        seats: tickets,
+        spectator_token: spectator,
+    };
+    Ok((StatusCode::CREATED, Json(response)).into_response())
+}
+
+fn client_key(hub: &Hub, addr: Option<std::net::IpAddr>, headers: &HeaderMap) -> String {
+    if hub.config.trust_forwarded_for {
+        if let Some(first) = headers
+            .get("x-forwarded-for")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(',').next())
+        {
+            return first.trim().to_owned();
+        }
+    }
+    addr.map(|a| a.to_string())
+        .unwrap_or_else(|| "unknown".into())
+}
+
+/// `POST /api/v1/matches/search`.
+#[utoipa::path(post, path = "/api/v1/matches/search", tag = "matches", request_body = SearchRequest,
+    responses((status = 200, body = SearchResponse), (status = 400, body = ErrorBody), (status = 503, body = ErrorBody)))]
+pub async fn search_matches(
+    State(hub): State<AppState>,
+    ApiJson(body): ApiJson<SearchRequest>,
+) -> ApiResult<Json<SearchResponse>> {
+    if body.tokens.len() > 100 {
+        return Err(ApiError::bad_request(
+            "too_many_tokens",
+            "at most 100 tokens per search",
+        ));
+    }
+    let hashes: Vec<String> = body.tokens.iter().map(|t| auth::hash_token(t)).collect();
+    let wanted: BTreeSet<&str> = hashes.iter().map(String::as_str).collect();
+    let records = if hashes.is_empty() {
+        Vec::new()
+    } else {
+        hub.store.find_matches_by_token_hashes(&hashes).await?
+    };
+    let matches = records
+        .into_iter()
+        .map(|r| {
+            let seats = r
+                .seat_token_hashes
+                .iter()
+                .enumerate()
+                .filter(|(_, h)| h.as_deref().is_some_and(|h| wanted.contains(h)))
+                .filter_map(|(i, _)| u16::try_from(i).ok())
+                .collect();
+            let spectator = r
+                .spectator_token_hash
+                .as_deref()
+                .is_some_and(|h| wanted.contains(h));
+            let (status, outcome) = match hub.loaded_slot(&r.id) {
+                Some(slot) => {
+                    let l = slot.lifecycle();
+                    (l.status, l.outcome)
+                }
+                None => (r.status, r.outcome.clone()),
+            };
+            MatchSummary {
+                match_id: r.id,
+                game: r.game,
+                revision: r.revision,
+                status: status.as_str().to_owned(),
+                outcome,
+                created_at_ms: r.created_at_ms,
+                seats,
+                spectator,
+            }
+        })
+        .collect();
+    Ok(Json(SearchResponse { matches }))
+}
+
+/// `GET /api/v1/matches/{matchId}`.
+#[utoipa::path(get, path = "/api/v1/matches/{matchId}", tag = "matches",
+    params(("matchId" = String, Path, description = "The match id")),
+    security(("bearer" = [])),
+    responses((status = 200, body = MatchSnapshot), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 503, body = ErrorBody)))]
+pub async fn get_match(
+    State(hub): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Json<MatchSnapshot>> {
+    let (slot, role) = authenticated(&hub, &id, &headers).await?;
+    let guard = hub.lock(&slot).await?;
+    let m = loaded_match(&guard)?;
+    let viewer = role.viewer();
+    let view = m
+        .view(viewer)
+        .map_err(|_| ApiError::internal("render the view"))?;
+    let (status, outcome) = hub.status_of(&slot, m);
+    let ended = status == "finished";
+    let server_tick = guard
+        .as_ref()
+        .map(|l| l.clock.stamp(l.m.last_tick(), hub.now()))
+        .unwrap_or_default();
+    let seats = slot
+        .seat_specs()
+        .into_iter()
+        .enumerate()
+        .map(|(i, s)| SeatInfo {
+            seat: u16::try_from(i).unwrap_or(u16::MAX),
+            kind: kind_dto(s.kind),
+            bot: s.bot,
+        })
+        .collect();
+    Ok(Json(MatchSnapshot {
+        match_id: slot.id.clone(),
+        game: slot.record.game.clone(),
+        revision: slot.record.revision.clone(),
+        viewer: viewer_dto(viewer),
+        status,
+        outcome,
+        sequence: m.sequence(),
+        step: m.step(),
+        tick_rate: slot.record.tick_rate,
+        server_tick,
+        deadline_tick: m.deadline_tick(),
+        view: view.view,
+        view_fingerprint: view.fingerprint.to_string(),
+        seats,
+        seed: ended.then(|| slot.record.seed.clone()),
+    }))
+}
+
+/// `POST /api/v1/matches/{matchId}/commands`.
+#[utoipa::path(post, path = "/api/v1/matches/{matchId}/commands", tag = "commands",
+    params(("matchId" = String, Path, description = "The match id")),
+    request_body = CommandRequest, security(("bearer" = [])),
+    responses((status = 200, body = ReceiptDto, description = "The receipt as the seat may see it (header `turnstile-repeat: true` for a repeated command id)"),
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 413, body = ErrorBody),
+        (status = 422, body = ErrorBody), (status = 429, body = ErrorBody), (status = 503, body = ErrorBody)))]
+pub async fn submit_command(
+    State(hub): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    ApiJson(body): ApiJson<CommandRequest>,
+) -> ApiResult<Response> {
+    let slot = hub.slot(&id).await?;
+    let token_hash = auth::hash_token(auth::bearer(&headers)?);
+    let role = auth::role_of(&slot.record, &token_hash).ok_or_else(|| {
+        ApiError::unauthorized(
+            "bad_token",
+            "the token names no seat or spectator of this match",
+        )
+    })?;
+    let seat = acting_seat(role, body.seat)?;
+    hub.command_limiter
+        .take(&token_hash, hub.now())
+        .map_err(|wait| ApiError::rate_limited("too many commands for this token", wait))?;
+    let mut guard = hub.lock(&slot).await?;
+    let submission = Submission {
+        command_id: body.command_id,
+        seat: Some(seat),
+        expected_sequence: body.expected_sequence,
+        expected_step: body.expected_step,
+        action: body.action,
+        tick: None,
+        origin: Origin::Person,
+    };
+    let answered = hub.submit_locked(&slot, &mut guard, submission).await?;
+    // Redact from the typed log when the match is loaded (no re-parsing); otherwise (a repeat
+    // answered from the store after a reload failed) from the stored receipt.
+    let typed = guard
+        .as_ref()
+        .filter(|l| l.m.sequence() >= answered.sequence)
+        .and_then(|l| l.m.receipt(answered.sequence, Viewer::Seat(seat)))
+        .filter(|r| r["commandId"] == answered.receipt["commandId"]);
+    drop(guard);
+    let redacted = match (typed, slot.redactor()) {
+        (Some(r), _) => r,
+        (None, Some(r)) => r
+            .redact(&answered.receipt, Viewer::Seat(seat))
+            .map_err(|_| ApiError::internal("redact the receipt"))?,
+        (None, None) => return Err(ApiError::internal("redact the receipt")),
+    };
+    let mut response = Json(redacted).into_response();
+    if answered.repeat {
+        response.headers_mut().insert(
+            "turnstile-repeat",
+            axum::http::HeaderValue::from_static("true"),
+        );
+    }
+    Ok(response)
+}
+
+/// `GET /api/v1/matches/{matchId}/legal-actions`.
+#[utoipa::path(get, path = "/api/v1/matches/{matchId}/legal-actions", tag = "commands",
+    params(("matchId" = String, Path, description = "The match id")), security(("bearer" = [])),
+    responses((status = 200, body = LegalActionsResponse), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn legal_actions(
+    State(hub): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Json<LegalActionsResponse>> {
+    let (slot, role) = authenticated(&hub, &id, &headers).await?;
+    let guard = hub.lock(&slot).await?;
+    let m = loaded_match(&guard)?;
+    let actions = match role.seat() {
+        Some(seat) => m.legal_actions(seat).map_err(|r| {
+            refusal_error(
+                &turnstile_runtime::ErasedRefusal::Refused(r),
+                m.sequence(),
+                m.step(),
+            )
+        })?,
+        None => Vec::new(),
+    };
+    let actions = serde_json::from_value(serde_json::to_value(&actions).unwrap_or_default())
+        .map_err(|_| ApiError::internal("render the legal actions"))?;
+    Ok(Json(LegalActionsResponse {
+        seat: role.seat().map(|s| s.0),
+        sequence: m.sequence(),
+        step: m.step(),
+        actions,
+    }))
+}
+
+/// `POST /api/v1/matches/{matchId}/preview`.
+#[utoipa::path(post, path = "/api/v1/matches/{matchId}/preview", tag = "commands",
+    params(("matchId" = String, Path, description = "The match id")), request_body = PreviewRequest,
+    security(("bearer" = [])),
+    responses((status = 200, body = PreviewResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn preview(
+    State(hub): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    ApiJson(body): ApiJson<PreviewRequest>,
+) -> ApiResult<Json<PreviewResponse>> {
+    let (slot, role) = authenticated(&hub, &id, &headers).await?;
+    let seat = acting_seat(role, body.seat)?;
+    let guard = hub.lock(&slot).await?;
+    let loaded = guard
+        .as_ref()
+        .ok_or_else(|| ApiError::internal("load the match"))?;
+    let m = loaded.m.as_ref();
+    let tick = loaded.clock.stamp(m.last_tick(), hub.now());
+    let p = m
+        .preview(&body.action, seat, tick)
+        .map_err(|r| refusal_error(&r, m.sequence(), m.step()))?;
+    Ok(Json(PreviewResponse {
+        sequence: m.sequence(),
+        tick,
+        view: p.view,
+        view_fingerprint: p.view_fingerprint.to_string(),
+        state_fingerprint: p.state_fingerprint.to_string(),
+        events: p.events,
+    }))
+}
+
+/// The query of `timeline`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct TimelineQuery {
+    /// Receipts with sequence greater than this (default 0).
+    #[serde(default)]
+    pub after: u64,
+    /// At most this many (default and maximum 500).
+    #[serde(default)]
+    pub limit: Option<usize>,
+}
+
+/// `GET /api/v1/matches/{matchId}/timeline?after=N&limit=L`.
+#[utoipa::path(get, path = "/api/v1/matches/{matchId}/timeline", tag = "timeline",
+    params(("matchId" = String, Path, description = "The match id"), TimelineQuery), security(("bearer" = [])),
+    responses((status = 200, body = TimelineResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn timeline(
+    State(hub): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    ApiQuery(query): ApiQuery<TimelineQuery>,
+) -> ApiResult<Json<TimelineResponse>> {
+    let (slot, role) = authenticated(&hub, &id, &headers).await?;
+    let limit = query
+        .limit
+        .unwrap_or(hub.config.max_page)
+        .clamp(1, hub.config.max_page);
+    let guard = hub.lock(&slot).await?;
+    let m = loaded_match(&guard)?;
+    let receipts = m
+        .timeline(query.after, limit, role.viewer())
+        .into_iter()
+        .map(receipt_dto)
+        .collect::<ApiResult<Vec<_>>>()?;
+    let last = receipts.last().map(|r| r.sequence);
+    let next_after = last.filter(|l| *l < m.sequence());
+    Ok(Json(TimelineResponse {
+        after: query.after,
+        receipts,
+        next_after,
+        sequence: m.sequence(),
+    }))
+}
+
+/// `GET /api/v1/matches/{matchId}/resolutions/{commandId}`.
+#[utoipa::path(get, path = "/api/v1/matches/{matchId}/resolutions/{commandId}", tag = "timeline",
+    params(("matchId" = String, Path, description = "The match id"), ("commandId" = String, Path, description = "The command id")),
+    security(("bearer" = [])),
+    responses((status = 200, body = ResolutionResponse), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn resolution(
+    State(hub): State<AppState>,
+    Path((id, command_id)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> ApiResult<Json<ResolutionResponse>> {
+    let (slot, role) = authenticated(&hub, &id, &headers).await?;
+    let guard = hub.lock(&slot).await?;
+    let m = loaded_match(&guard)?;
+    let receipt = m
+        .receipt_by_command(&command_id, role.viewer())
+        .ok_or_else(|| {
+            ApiError::not_found("unknown_command", "no accepted command with this id")
+        })?;
+    let receipt = receipt_dto(receipt)?;
+    let steps = receipt
+        .events
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .into_iter()
+        .enumerate()
+        .map(|(i, event)| ResolutionStep {
+            index: u32::try_from(i).unwrap_or(u32::MAX),
+            event,
+        })
+        .collect();
+    Ok(Json(ResolutionResponse {
+        command_id,
+        sequence: receipt.sequence,
+        steps,
+        receipt,
+    }))
+}
+
+/// `POST /api/v1/matches/{matchId}/resign`.
+#[utoipa::path(post, path = "/api/v1/matches/{matchId}/resign", tag = "commands",
+    params(("matchId" = String, Path, description = "The match id")), request_body(content = ResignRequest, description = "Optional"),
+    security(("bearer" = [])),
+    responses((status = 200, body = ResignResponse), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 422, body = ErrorBody), (status = 503, body = ErrorBody)))]
+pub async fn resign(
+    State(hub): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    OptionalJson(body): OptionalJson<ResignRequest>,
+) -> ApiResult<Json<ResignResponse>> {
+    let (slot, role) = authenticated(&hub, &id, &headers).await?;
+    let seat = acting_seat(role, None)?;
+    let mut guard = hub.lock(&slot).await?;
+    let (action, sequence, seats) = {
+        let m = loaded_match(&guard)?;
+        if hub.has_ended(&slot, m) {
+            return Err(ApiError::rejected(
+                "match_over",
+                "the match has already ended",
+            ));
+        }
+        (m.resign_action(seat), m.sequence(), m.seat_count())
+    };
+    let receipt = match action {
+        Some(action) => {
+            let submission = Submission {
+                command_id: body.command_id.unwrap_or_else(|| format!("resign:{seat}")),
+                seat: Some(seat),
+                expected_sequence: sequence,
+                expected_step: None,
+                action,
+                tick: None,
+                origin: Origin::Person,
+            };
+            let answered = hub.submit_locked(&slot, &mut guard, submission).await?;
+            let redactor = slot
+                .redactor()
+                .ok_or_else(|| ApiError::internal("redact the receipt"))?;
+            Some(receipt_dto(
+                redactor
+                    .redact(&answered.receipt, Viewer::Seat(seat))
+                    .map_err(|_| ApiError::internal("redact the receipt"))?,
+            )?)
+        }
+        None => {
+            hub.resign_generic(&slot, seat, seats).await?;
+            None
+        }
+    };
+    let m = loaded_match(&guard)?;
+    let (status, outcome) = hub.status_of(&slot, m);
+    Ok(Json(ResignResponse {
+        status,
+        outcome,
+        receipt,
+    }))
+}
+
+/// `GET /api/v1/matches/{matchId}/replay`.
+#[utoipa::path(get, path = "/api/v1/matches/{matchId}/replay", tag = "timeline",
+    params(("matchId" = String, Path, description = "The match id")), security(("bearer" = [])),
+    responses((status = 200, description = "Replay format 1: the full file (seed, every receipt) once the match has ended; before, the caller's redacted timeline without the seed (`redacted: true`)", body = Object),
+        (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn replay(
+    State(hub): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let (slot, role) = authenticated(&hub, &id, &headers).await?;
+    let guard = hub.lock(&slot).await?;
+    let m = loaded_match(&guard)?;
+    let viewer = if hub.has_ended(&slot, m) {
+        Viewer::Referee
+    } else {
+        role.viewer()
+    };
+    let file = m
+        .replay(viewer)
+        .map_err(|_| ApiError::internal("write the replay"))?;
+    Ok(Json(file).into_response())
+}
+
+/// `GET /api/v1/content/{game}/{revision}`.
+#[utoipa::path(get, path = "/api/v1/content/{game}/{revision}", tag = "content",
+    params(("game" = String, Path, description = "The game id"), ("revision" = String, Path, description = "`sha256:...`, or `current`")),
+    responses((status = 200, body = ContentResponse), (status = 404, body = ErrorBody), (status = 503, body = ErrorBody)))]
+pub async fn get_content(
+    State(hub): State<AppState>,
+    Path((game, revision)): Path<(String, String)>,
+) -> ApiResult<Json<ContentResponse>> {
+    if hub.registry.get(&game).is_none() {
+        return Err(ApiError::not_found(
+            "unknown_game",
+            format!("no game {game:?}"),
+        ));
+    }
+    let current = hub.store.current_revision(&game).await?;
+    let revision = if revision == "current" {
+        current
+            .clone()
+            .ok_or_else(|| ApiError::not_found("unknown_revision", "no current revision"))?
+    } else {
+        revision
+    };
+    let record = hub
+        .store
+        .get_content(&game, &revision)
+        .await?
+        .ok_or_else(|| {
+            ApiError::not_found(
+                "unknown_revision",
+                format!("no revision {revision} of {game}"),
+            )
+        })?;
+    Ok(Json(ContentResponse {
+        current: current.as_deref() == Some(record.revision.as_str()),
+        game: record.game,
+        revision: record.revision,
+        bundle: record.bundle,
+    }))
+}
+
+/// Compiles a bundle of `game` from its files and stores it, making it the game's current
+/// revision when asked; shared by the route and `turnstile content publish --database`.
+pub async fn publish_bundle(
+    registry: &turnstile_runtime::GameRegistry,
+    store: &dyn turnstile_store::Store,
+    game: &str,
+    source: &BundleSource,
+    make_current: bool,
+    now_ms: i64,
+) -> ApiResult<PublishResponse> {
+    let registered = registry
+        .get(game)
+        .ok_or_else(|| ApiError::not_found("unknown_game", format!("no game {game:?}")))?;
+    let compiled = registered.compile_content(source).map_err(|problems| {
+        ApiError::rejected(
+            "invalid_content",
+            format!("the bundle has {} problem(s)", problems.len()),
+        )
+        .with_details(serde_json::json!({ "problems": problems }))
+    })?;
+    let revision = compiled.bundle.revision().to_string();
+    let outcome = store
+        .put_content(&turnstile_store::ContentRecord {
+            game: game.to_owned(),
+            revision: revision.clone(),
+            bundle: compiled.json,
+            created_at_ms: now_ms,
+        })
+        .await?;
+    if make_current {
+        store.set_current_revision(game, &revision).await?;
+    }
+    Ok(PublishResponse {
+        game: game.to_owned(),
+        revision,
+        current: make_current,
+        inserted: outcome == PutOutcome::Inserted,
+    })
+}
+
+/// `POST /api/v1/content/{game}`.
+#[utoipa::path(post, path = "/api/v1/content/{game}", tag = "content",
+    params(("game" = String, Path, description = "The game id")), request_body = PublishRequest,
+    security(("bearer" = [])),
+    responses((status = 201, body = PublishResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 413, body = ErrorBody),
+        (status = 422, body = ErrorBody, description = "`invalid_content` with `details.problems`"), (status = 503, body = ErrorBody)))]
+pub async fn publish_content(
+    State(hub): State<AppState>,
+    Path(game): Path<String>,
+    headers: HeaderMap,
+    ApiJson(body): ApiJson<PublishRequest>,
+) -> ApiResult<Response> {
+    auth::authenticate_admin(&headers, hub.config.admin_token.as_deref())?;
+    if !body.files.contains_key(MANIFEST_FILE) {
+        return Err(ApiError::bad_request(
+            "no_manifest",
+            "the files must include bundle.json",
+        ));
+    }
+    let mut source = BundleSource::new();
+    for (path, text) in body.files {
+        source.insert(path, text.into_bytes());
+    }
+    let published = publish_bundle(
+        &hub.registry,
+        hub.store.as_ref(),
+        &game,
+        &source,
+        body.current.unwrap_or(true),
+        hub.wall_ms(),
+    )
+    .await?;
+    Ok((StatusCode::CREATED, Json(published)).into_response())
+}
+
+/// `GET /healthz`.
+#[utoipa::path(get, path = "/healthz", tag = "operations",
+    responses((status = 200, body = Health), (status = 503, body = Health)))]
+pub async fn healthz(State(hub): State<AppState>) -> Response {
+    let ok = hub.store.ping().await.is_ok();
+    let body = Health {
+        status: if ok { "ok" } else { "degraded" }.into(),
+        backend: hub.store.backend().into(),
+        store: if ok { "ok" } else { "unavailable" }.into(),
+    };
+    let status = if ok {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
+    (status, Json(body)).into_response()
+}
+
+/// `GET /metrics`.
+#[utoipa::path(get, path = "/metrics", tag = "operations",
+    responses((status = 200, description = "Prometheus text exposition", content_type = "text/plain")))]
+pub async fn metrics(State(hub): State<AppState>) -> Response {
+    (
+        [(
+            axum::http::header::CONTENT_TYPE,
+            "text/plain; version=0.0.4",
+        )],
+        hub.metrics.render(),
+    )
+        .into_response()
+}

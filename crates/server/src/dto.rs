@@ -1,0 +1,486 @@
+//! The JSON bodies of the API: requests (unknown fields refused) and answers, with their
+//! OpenAPI schemas. Game-specific parts (configs, actions, views, events) are JSON objects
+//! whose shape each game documents; everything around them is fixed here.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use utoipa::ToSchema;
+
+/// `human` or `bot`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum SeatKindDto {
+    /// A person, through a client holding the seat's token.
+    Human,
+    /// A bot the server runs.
+    Bot,
+}
+
+/// One seat of a new match.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SeatRequest {
+    /// Who plays it.
+    pub kind: SeatKindDto,
+    /// For bots: `random` (every game) or a game's own (`strong`).
+    #[serde(default)]
+    pub bot: Option<String>,
+}
+
+/// `POST /api/v1/matches`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CreateMatchRequest {
+    /// The game id (`sokoban`, `connect4`, `tictactoe`, or a team's own).
+    #[schema(example = "sokoban")]
+    pub game: String,
+    /// The game's own config; the game's default when absent.
+    #[serde(default)]
+    #[schema(value_type = Option<Object>, example = json!({"collection": "microban", "level": 1}))]
+    pub config: Option<Value>,
+    /// The match seed; a random one when absent (released when the match ends).
+    #[serde(default)]
+    pub seed: Option<String>,
+    /// The content revision to pin; the game's current one when absent.
+    #[serde(default)]
+    pub revision: Option<String>,
+    /// The seats, numbered from 0.
+    pub seats: Vec<SeatRequest>,
+    /// Ticks per second of the match clock (default 10).
+    #[serde(default)]
+    pub tick_rate: Option<u32>,
+}
+
+/// One seat of a created match, with its token (shown once).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SeatTicket {
+    /// The seat number.
+    pub seat: u16,
+    /// Who plays it.
+    pub kind: SeatKindDto,
+    /// The bot, for bot seats.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bot: Option<String>,
+    /// The seat's bearer token (humans only). The server keeps only its hash.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
+}
+
+/// The answer to `POST /api/v1/matches`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateMatchResponse {
+    /// The match id.
+    pub match_id: String,
+    /// The game.
+    pub game: String,
+    /// The pinned revision.
+    pub revision: String,
+    /// Ticks per second.
+    pub tick_rate: u32,
+    /// The sequence of a new match: 0.
+    pub sequence: u64,
+    /// The seats and their tokens.
+    pub seats: Vec<SeatTicket>,
+    /// The spectator token.
+    pub spectator_token: String,
+}
+
+/// `POST /api/v1/matches/search`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SearchRequest {
+    /// Seat or spectator tokens (at most 100).
+    pub tokens: Vec<String>,
+}
+
+/// One match found by search.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MatchSummary {
+    /// The match id.
+    pub match_id: String,
+    /// The game.
+    pub game: String,
+    /// The pinned revision.
+    pub revision: String,
+    /// `active`, `finished` or `archived`.
+    pub status: String,
+    /// The outcome once ended.
+    #[schema(value_type = Option<Object>)]
+    pub outcome: Option<Value>,
+    /// Creation time, ms since the Unix epoch.
+    pub created_at_ms: i64,
+    /// The seats the given tokens hold in it (empty for a spectator token).
+    pub seats: Vec<u16>,
+    /// Whether a given token is its spectator token.
+    pub spectator: bool,
+}
+
+/// The answer to search: newest first.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchResponse {
+    /// The matches.
+    pub matches: Vec<MatchSummary>,
+}
+
+/// Who is looking: `{"kind": "seat", "seat": 0}` or `{"kind": "spectator"}`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ViewerDto {
+    /// `seat` or `spectator`.
+    pub kind: String,
+    /// The seat, for seats.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seat: Option<u16>,
+}
+
+/// A seat as everyone may see it.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SeatInfo {
+    /// The seat number.
+    pub seat: u16,
+    /// Who plays it.
+    pub kind: SeatKindDto,
+    /// The bot, for bot seats.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bot: Option<String>,
+}
+
+/// `GET /api/v1/matches/{matchId}`: the match as the caller may see it.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MatchSnapshot {
+    /// The match id.
+    pub match_id: String,
+    /// The game.
+    pub game: String,
+    /// The pinned revision.
+    pub revision: String,
+    /// Who the view is for.
+    pub viewer: ViewerDto,
+    /// `active`, `finished` or `archived`.
+    pub status: String,
+    /// The outcome once ended: `{kind, winners}`.
+    #[schema(value_type = Option<Object>)]
+    pub outcome: Option<Value>,
+    /// The last receipt's sequence.
+    pub sequence: u64,
+    /// The activation step (`expectedStep`).
+    pub step: u64,
+    /// Ticks per second.
+    pub tick_rate: u32,
+    /// The server's tick for this match now.
+    pub server_tick: u64,
+    /// When the current turn times out, if it can.
+    pub deadline_tick: Option<u64>,
+    /// The game's view for this viewer.
+    #[schema(value_type = Object)]
+    pub view: Value,
+    /// Its fingerprint (equal to the receipt's `views.fingerprint` after the last command).
+    pub view_fingerprint: String,
+    /// The seats.
+    pub seats: Vec<SeatInfo>,
+    /// The seed, once the match has ended.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<String>,
+}
+
+/// `POST /api/v1/matches/{matchId}/commands`: a command envelope as a client sends it.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CommandRequest {
+    /// The idempotency key, unique per match: 1–128 printable ASCII characters.
+    #[schema(example = "c-0001")]
+    pub command_id: String,
+    /// The last sequence the client saw (the match's current sequence).
+    pub expected_sequence: u64,
+    /// The activation step the client saw, when it cares.
+    #[serde(default)]
+    pub expected_step: Option<u64>,
+    /// The seat; must be the token's (403 otherwise). Optional.
+    #[serde(default)]
+    pub seat: Option<u16>,
+    /// The game's action, e.g. `{"type": "move", "direction": "left"}`.
+    #[schema(value_type = Object, example = json!({"type": "move", "direction": "left"}))]
+    pub action: Value,
+}
+
+/// One viewer's view fingerprint after a command.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ViewForDto {
+    /// Who.
+    #[schema(value_type = Object)]
+    pub viewer: Value,
+    /// The fingerprint of that viewer's view after the command.
+    pub fingerprint: String,
+}
+
+/// A receipt as the caller may see it. Seats and spectators get the events they may see and
+/// only their own view fingerprint (`views: {viewer, fingerprint}`); the full replay of an
+/// ended match has every receipt in full (`views: {seats: [...], spectator}`).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReceiptDto {
+    /// Position in the log, from 1.
+    pub sequence: u64,
+    /// The command id.
+    pub command_id: String,
+    /// The seat, `null` for system commands (Timeout, ClockResumed).
+    pub seat: Option<u16>,
+    /// The tick the server stamped.
+    pub tick: u64,
+    /// The action as accepted.
+    #[schema(value_type = Object)]
+    pub action: Value,
+    /// What happened, in order (redacted for the caller).
+    #[schema(value_type = Vec<Object>)]
+    pub events: Value,
+    /// State fingerprint before.
+    pub before: String,
+    /// State fingerprint after.
+    pub after: String,
+    /// The caller's view fingerprint after.
+    pub views: ViewForDto,
+    /// The previous receipt's hash.
+    pub previous: Option<String>,
+    /// This receipt's hash, over the unredacted receipt.
+    pub hash: String,
+}
+
+/// One parameter range of an action kind.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ParamSpecDto {
+    /// The field name.
+    pub name: String,
+    /// `{"kind": "integer", "min", "max"}`, `{"kind": "oneOf", "values"}`,
+    /// `{"kind": "cells", "cells"}` or `{"kind": "subsetOf", "items", "min", "max"}`.
+    #[schema(value_type = Object)]
+    pub range: Value,
+}
+
+/// An action kind a seat may take now.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ActionKindDto {
+    /// The action's `type`.
+    pub kind: String,
+    /// Its parameters with their ranges.
+    pub params: Vec<ParamSpecDto>,
+}
+
+/// `GET .../legal-actions`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LegalActionsResponse {
+    /// The caller's seat (`null` for a spectator, who has none).
+    pub seat: Option<u16>,
+    /// The sequence they hold at.
+    pub sequence: u64,
+    /// The step.
+    pub step: u64,
+    /// The kinds.
+    pub actions: Vec<ActionKindDto>,
+}
+
+/// `POST .../preview`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PreviewRequest {
+    /// The concrete action.
+    #[schema(value_type = Object)]
+    pub action: Value,
+    /// The seat; must be the token's.
+    #[serde(default)]
+    pub seat: Option<u16>,
+}
+
+/// The answer to preview.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PreviewResponse {
+    /// The sequence previewed at.
+    pub sequence: u64,
+    /// The tick previewed at: committing the same action at this sequence and tick yields
+    /// `stateFingerprint`.
+    pub tick: u64,
+    /// The caller's view after.
+    #[schema(value_type = Object)]
+    pub view: Value,
+    /// Its fingerprint.
+    pub view_fingerprint: String,
+    /// The full state fingerprint after.
+    pub state_fingerprint: String,
+    /// The events, as the caller may see them.
+    #[schema(value_type = Vec<Object>)]
+    pub events: Value,
+}
+
+/// `GET .../timeline?after=N&limit=L`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TimelineResponse {
+    /// The `after` asked for.
+    pub after: u64,
+    /// Receipts with sequence > after, ascending.
+    pub receipts: Vec<ReceiptDto>,
+    /// The `after` of the next page, when there is more.
+    pub next_after: Option<u64>,
+    /// The match's sequence now.
+    pub sequence: u64,
+}
+
+/// One step of a resolution.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ResolutionStep {
+    /// From 0, in the order things happened.
+    pub index: u32,
+    /// The event.
+    #[schema(value_type = Object)]
+    pub event: Value,
+}
+
+/// `GET .../resolutions/{commandId}`: one command's resolution, step by step.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ResolutionResponse {
+    /// The command id.
+    pub command_id: String,
+    /// Its sequence.
+    pub sequence: u64,
+    /// Its steps, for animation.
+    pub steps: Vec<ResolutionStep>,
+    /// Its receipt.
+    pub receipt: ReceiptDto,
+}
+
+/// `POST .../resign` (the body is optional).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ResignRequest {
+    /// The command id of the game's Resign command (default `resign:<seat>`).
+    #[serde(default)]
+    pub command_id: Option<String>,
+}
+
+/// The answer to resign.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ResignResponse {
+    /// The match status now.
+    pub status: String,
+    /// The outcome.
+    #[schema(value_type = Option<Object>)]
+    pub outcome: Option<Value>,
+    /// The receipt of the game's Resign command, when the game has one; `null` when the server
+    /// ended the match itself (games without a Resign action).
+    pub receipt: Option<ReceiptDto>,
+}
+
+/// A stored content bundle.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ContentResponse {
+    /// The game.
+    pub game: String,
+    /// The revision.
+    pub revision: String,
+    /// Whether it is the game's current revision (what new matches pin).
+    pub current: bool,
+    /// The typed bundle, `{"content": ..., "game": ...}`, as replays embed it.
+    #[schema(value_type = Object)]
+    pub bundle: Value,
+}
+
+/// `POST /api/v1/content/{game}`: a bundle's files.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PublishRequest {
+    /// Path (relative, `/`-separated) → text content; must include `bundle.json`.
+    pub files: BTreeMap<String, String>,
+    /// Make it the current revision (default true).
+    #[serde(default)]
+    pub current: Option<bool>,
+}
+
+/// The answer to publishing.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PublishResponse {
+    /// The game.
+    pub game: String,
+    /// The revision.
+    pub revision: String,
+    /// Whether it is now the current revision.
+    pub current: bool,
+    /// False when this revision was already stored.
+    pub inserted: bool,
+}
+
+/// Seat counts.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SeatRange {
+    /// Fewest.
+    pub min: u16,
+    /// Most.
+    pub max: u16,
+}
+
+/// A registered game.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GameInfo {
+    /// The id.
+    pub id: String,
+    /// The current content revision.
+    pub revision: Option<String>,
+    /// Seat counts with the default config.
+    pub seats: Option<SeatRange>,
+    /// Whether seats see different things.
+    pub hidden_information: bool,
+    /// Bots by name.
+    pub bots: Vec<String>,
+    /// Whether turns time out on the server.
+    pub timeouts: bool,
+    /// Whether the game records ClockResumed after an outage.
+    pub clock_resumed: bool,
+    /// Whether the game has its own Resign action.
+    pub resign: bool,
+    /// The default config.
+    #[schema(value_type = Option<Object>)]
+    pub default_config: Option<Value>,
+    /// A JSON Schema of the config, when the game supplies one.
+    #[schema(value_type = Option<Object>)]
+    pub config_schema: Option<Value>,
+    /// What the current content offers (collections and levels, turn configs).
+    #[schema(value_type = Option<Object>)]
+    pub config_options: Option<Value>,
+}
+
+/// `GET /api/v1/games`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GamesResponse {
+    /// The games, by id.
+    pub games: Vec<GameInfo>,
+}
+
+/// `GET /healthz`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Health {
+    /// `ok`, or `degraded` when storage does not answer.
+    pub status: String,
+    /// `sqlite` or `postgres`.
+    pub backend: String,
+    /// `ok` or `unavailable`.
+    pub store: String,
+}

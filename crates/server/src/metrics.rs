@@ -1,0 +1,167 @@
+//! Prometheus metrics, kept by hand: counters and one histogram, rendered as text.
+//!
+//! - `turnstile_commands_total{outcome}` — commands by outcome: `accepted`, `repeat`,
+//!   `rejected` (a rule rejection, 422), `refused` (any other refusal);
+//! - `turnstile_rejections_total{code}` — rule rejections and refusals by their stable code;
+//! - `turnstile_command_duration_seconds` — a histogram of command latency, from the request
+//!   to the answer (the durable commit included);
+//! - `turnstile_live_matches` — matches loaded in this node;
+//! - `turnstile_http_requests_total{status}` — answers by status.
+//!
+//! Durations are counted in integer microseconds and printed as decimal seconds, so no float
+//! arithmetic happens anywhere.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// Histogram bucket bounds, in microseconds.
+const BUCKETS_US: [u64; 14] = [
+    250, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 250_000, 500_000, 1_000_000,
+    2_500_000, 10_000_000,
+];
+
+/// The node's metrics.
+#[derive(Debug, Default)]
+pub struct Metrics {
+    commands: Mutex<BTreeMap<&'static str, u64>>,
+    rejections: Mutex<BTreeMap<String, u64>>,
+    statuses: Mutex<BTreeMap<u16, u64>>,
+    buckets: [AtomicU64; BUCKETS_US.len()],
+    count: AtomicU64,
+    sum_us: AtomicU64,
+    live_matches: AtomicU64,
+}
+
+fn seconds(us: u64) -> String {
+    format!("{}.{:06}", us / 1_000_000, us % 1_000_000)
+}
+
+fn bump<K: Ord>(map: &Mutex<BTreeMap<K, u64>>, key: K) {
+    if let Ok(mut map) = map.lock() {
+        *map.entry(key).or_insert(0) += 1;
+    }
+}
+
+impl Metrics {
+    /// Counts a command by outcome.
+    pub fn command(&self, outcome: &'static str, took: Duration) {
+        bump(&self.commands, outcome);
+        let us = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
+        for (bucket, bound) in self.buckets.iter().zip(BUCKETS_US) {
+            if us <= bound {
+                bucket.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        self.count.fetch_add(1, Ordering::Relaxed);
+        self.sum_us.fetch_add(us, Ordering::Relaxed);
+    }
+
+    /// Counts a rejection or refusal by code.
+    pub fn rejection(&self, code: &str) {
+        // Codes are stable and few, but they come from games: bound the label set.
+        let key = if code.len() <= 64
+            && code
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b == b'_' || b.is_ascii_digit())
+        {
+            code.to_owned()
+        } else {
+            "other".to_owned()
+        };
+        bump(&self.rejections, key);
+    }
+
+    /// Counts an HTTP answer.
+    pub fn status(&self, status: u16) {
+        bump(&self.statuses, status);
+    }
+
+    /// Sets the number of loaded matches.
+    pub fn set_live_matches(&self, n: u64) {
+        self.live_matches.store(n, Ordering::Relaxed);
+    }
+
+    /// The Prometheus text exposition.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        out.push_str("# HELP turnstile_commands_total Commands answered, by outcome.\n");
+        out.push_str("# TYPE turnstile_commands_total counter\n");
+        if let Ok(map) = self.commands.lock() {
+            for (outcome, n) in map.iter() {
+                out.push_str(&format!(
+                    "turnstile_commands_total{{outcome=\"{outcome}\"}} {n}\n"
+                ));
+            }
+        }
+        out.push_str("# HELP turnstile_rejections_total Rejected or refused commands, by code.\n");
+        out.push_str("# TYPE turnstile_rejections_total counter\n");
+        if let Ok(map) = self.rejections.lock() {
+            for (code, n) in map.iter() {
+                out.push_str(&format!(
+                    "turnstile_rejections_total{{code=\"{code}\"}} {n}\n"
+                ));
+            }
+        }
+        out.push_str(
+            "# HELP turnstile_command_duration_seconds Command latency, request to durable answer.\n",
+        );
+        out.push_str("# TYPE turnstile_command_duration_seconds histogram\n");
+        for (bucket, bound) in self.buckets.iter().zip(BUCKETS_US) {
+            out.push_str(&format!(
+                "turnstile_command_duration_seconds_bucket{{le=\"{}\"}} {}\n",
+                seconds(bound),
+                bucket.load(Ordering::Relaxed)
+            ));
+        }
+        let count = self.count.load(Ordering::Relaxed);
+        out.push_str(&format!(
+            "turnstile_command_duration_seconds_bucket{{le=\"+Inf\"}} {count}\n"
+        ));
+        out.push_str(&format!(
+            "turnstile_command_duration_seconds_sum {}\n",
+            seconds(self.sum_us.load(Ordering::Relaxed))
+        ));
+        out.push_str(&format!(
+            "turnstile_command_duration_seconds_count {count}\n"
+        ));
+        out.push_str("# HELP turnstile_live_matches Matches loaded in this node.\n");
+        out.push_str("# TYPE turnstile_live_matches gauge\n");
+        out.push_str(&format!(
+            "turnstile_live_matches {}\n",
+            self.live_matches.load(Ordering::Relaxed)
+        ));
+        out.push_str("# HELP turnstile_http_requests_total HTTP answers, by status.\n");
+        out.push_str("# TYPE turnstile_http_requests_total counter\n");
+        if let Ok(map) = self.statuses.lock() {
+            for (status, n) in map.iter() {
+                out.push_str(&format!(
+                    "turnstile_http_requests_total{{status=\"{status}\"}} {n}\n"
+                ));
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_counters_and_a_cumulative_histogram() {
+        let m = Metrics::default();
+        m.command("accepted", Duration::from_micros(300));
+        m.command("accepted", Duration::from_millis(3));
+        m.rejection("wall");
+        m.rejection("Weird Code!");
+        let text = m.render();
+        assert!(text.contains("turnstile_commands_total{outcome=\"accepted\"} 2"));
+        assert!(text.contains("turnstile_rejections_total{code=\"wall\"} 1"));
+        assert!(text.contains("turnstile_rejections_total{code=\"other\"} 1"));
+        assert!(text.contains("turnstile_command_duration_seconds_bucket{le=\"0.000500\"} 1"));
+        assert!(text.contains("turnstile_command_duration_seconds_bucket{le=\"0.005000\"} 2"));
+        assert!(text.contains("turnstile_command_duration_seconds_sum 0.003300"));
+    }
+}

@@ -1,0 +1,829 @@
+//! The API suite, against a real server on a loopback port over a real store — every test runs
+//! on a SQLite file and on a PostgreSQL schema: every route, every error status with its code,
+//! 409s with the current sequence and step, idempotent repeats (receipts and rule rejections),
+//! redaction of hidden information, the event stream and its resumption, timers, bots, content
+//! publishing, and a restart that finds everything intact.
+
+mod common;
+
+use common::{read_events, Db, TestServer, ADMIN};
+use serde_json::{json, Value};
+use std::time::Duration;
+use turnstile_runtime::ReplayFile;
+
+fn sokoban() -> Value {
+    json!({ "game": "sokoban", "config": { "collection": "microban", "level": 1 }, "seats": [{ "kind": "human" }] })
+}
+
+fn mv(direction: &str) -> Value {
+    json!({ "type": "move", "direction": direction })
+}
+
+async fn sokoban_flow(db: Db) {
+    let s = TestServer::start(&db).await;
+    let (id, tokens, spectator) = s.create(sokoban()).await;
+    let token = tokens[0].clone().unwrap();
+    let m = |p: &str| format!("/api/v1/matches/{id}{p}");
+
+    // A snapshot at sequence 0, as the seat sees it.
+    let (status, snap) = s.get(&m(""), Some(&token)).await;
+    assert_eq!(status, 200, "{snap}");
+    assert_eq!(snap["sequence"], 0);
+    assert_eq!(snap["viewer"], json!({"kind": "seat", "seat": 0}));
+    assert_eq!(snap["status"], "active");
+    assert!(snap.get("seed").is_none(), "no seed before the end");
+
+    // Legal actions, then a rule rejection, remembered: the same answer again.
+    let (status, legal) = s.get(&m("/legal-actions"), Some(&token)).await;
+    assert_eq!(status, 200);
+    let kinds: Vec<&str> = legal["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["kind"].as_str().unwrap())
+        .collect();
+    assert!(kinds.contains(&"move"), "{legal}");
+    let (status, rejected) = s.command(&id, &token, "c-left", 0, mv("left")).await;
+    assert_eq!(status, 422, "{rejected}");
+    assert_eq!(rejected["error"]["code"], "box_blocked");
+    let (status, again) = s.command(&id, &token, "c-left", 0, mv("left")).await;
+    assert_eq!((status, &again), (422, &rejected));
+    // The same id with another action is a reuse, not a repeat.
+    let (status, reused) = s.command(&id, &token, "c-left", 0, mv("right")).await;
+    assert_eq!(status, 409);
+    assert_eq!(reused["error"]["code"], "command_id_reused");
+
+    // Preview, then commit the same action: the previewed state fingerprint.
+    let (status, preview) = s
+        .post(
+            &m("/preview"),
+            Some(&token),
+            &json!({ "action": mv("right") }),
+        )
+        .await;
+    assert_eq!(status, 200, "{preview}");
+    let (status, receipt) = s.command(&id, &token, "c1", 0, mv("right")).await;
+    assert_eq!(status, 200, "{receipt}");
+    assert_eq!(receipt["sequence"], 1);
+    assert_eq!(receipt["seat"], 0);
+    assert_eq!(
+        receipt["views"]["viewer"],
+        json!({"kind": "seat", "seat": 0})
+    );
+    if preview["tick"] == receipt["tick"] {
+        assert_eq!(preview["stateFingerprint"], receipt["after"]);
+    }
+    let (status, snap) = s.get(&m(""), Some(&token)).await;
+    assert_eq!(status, 200);
+    assert_eq!(snap["viewFingerprint"], receipt["views"]["fingerprint"]);
+
+    // A repeat returns the original receipt, marked, and applies nothing.
+    let response = s
+        .http
+        .post(s.url(&m("/commands")))
+        .bearer_auth(&token)
+        .json(&json!({ "commandId": "c1", "expectedSequence": 0, "action": mv("right") }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["turnstile-repeat"], "true");
+    assert_eq!(response.json::<Value>().await.unwrap(), receipt);
+    assert_eq!(s.sequence(&id, &token).await, 1);
+
+    // A stale sequence: 409 with where the match is; nothing changes.
+    let (status, stale) = s.command(&id, &token, "c2", 0, mv("left")).await;
+    assert_eq!(status, 409);
+    assert_eq!(stale["error"]["code"], "stale_sequence");
+    assert_eq!(
+        stale["error"]["details"],
+        json!({"currentSequence": 1, "currentStep": 0})
+    );
+    let (status, stale) = s
+        .post(&m("/commands"), Some(&token), &json!({ "commandId": "c2", "expectedSequence": 1, "expectedStep": 5, "action": mv("left") }))
+        .await;
+    assert_eq!(status, 409);
+    assert_eq!(stale["error"]["code"], "stale_step");
+    assert_eq!(
+        stale["error"]["details"],
+        json!({"currentSequence": 1, "currentStep": 0})
+    );
+    // The same id, retried after refreshing, is accepted: transport refusals are not remembered.
+    let (status, _) = s.command(&id, &token, "c2", 1, mv("left")).await;
+    assert_eq!(status, 200);
+    for (i, d) in ["right", "left", "right"].iter().enumerate() {
+        let (status, r) = s
+            .command(&id, &token, &format!("c{}", i + 3), 2 + i as u64, mv(d))
+            .await;
+        assert_eq!(status, 200, "{r}");
+    }
+
+    // The timeline, paged; redacted for the spectator too.
+    let (status, page) = s.get(&m("/timeline?after=0&limit=2"), Some(&token)).await;
+    assert_eq!(status, 200, "{page}");
+    assert_eq!(page["receipts"].as_array().unwrap().len(), 2);
+    assert_eq!(page["nextAfter"], 2);
+    assert_eq!(page["sequence"], 5);
+    let (status, page) = s.get(&m("/timeline?after=2"), Some(&spectator)).await;
+    assert_eq!(status, 200);
+    let seqs: Vec<u64> = page["receipts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["sequence"].as_u64().unwrap())
+        .collect();
+    assert_eq!(seqs, [3, 4, 5]);
+    assert_eq!(
+        page["receipts"][0]["views"]["viewer"],
+        json!({"kind": "spectator"})
+    );
+    assert_eq!(page["nextAfter"], Value::Null);
+    let (status, bad) = s.get(&m("/timeline?after=x"), Some(&token)).await;
+    assert_eq!(
+        (status, bad["error"]["code"].as_str()),
+        (400, Some("invalid_query"))
+    );
+
+    // The resolution of one command, step by step.
+    let (status, resolution) = s.get(&m("/resolutions/c1"), Some(&token)).await;
+    assert_eq!(status, 200, "{resolution}");
+    assert_eq!(resolution["sequence"], 1);
+    assert_eq!(resolution["steps"][0]["index"], 0);
+    assert_eq!(resolution["receipt"], receipt);
+    let (status, missing) = s.get(&m("/resolutions/nope"), Some(&token)).await;
+    assert_eq!(
+        (status, missing["error"]["code"].as_str()),
+        (404, Some("unknown_command"))
+    );
+
+    // The replay during the match: redacted, no seed.
+    let (status, replay) = s.get(&m("/replay"), Some(&token)).await;
+    assert_eq!(status, 200);
+    assert_eq!(replay["redacted"], true);
+    assert_eq!(replay["seed"], Value::Null);
+    assert_eq!(replay["entries"].as_array().unwrap().len(), 5);
+
+    // Resign: Sokoban has no Resign action, so the server ends the match itself.
+    let (status, resigned) = s.post(&m("/resign"), Some(&token), &json!({})).await;
+    assert_eq!(status, 200, "{resigned}");
+    assert_eq!(resigned["status"], "finished");
+    assert_eq!(
+        resigned["outcome"],
+        json!({"kind": "resigned", "winners": []})
+    );
+    assert_eq!(resigned["receipt"], Value::Null);
+    let (status, over) = s.command(&id, &token, "c-late", 5, mv("left")).await;
+    assert_eq!(
+        (status, over["error"]["code"].as_str()),
+        (422, Some("match_over"))
+    );
+    let (status, snap) = s.get(&m(""), Some(&token)).await;
+    assert_eq!(status, 200);
+    assert!(
+        snap["seed"].is_string(),
+        "the seed is released at the end: {snap}"
+    );
+
+    // After the end: the full replay, which verifies.
+    let (status, replay) = s.get(&m("/replay"), Some(&spectator)).await;
+    assert_eq!(status, 200);
+    assert!(replay.get("redacted").is_none());
+    let file: ReplayFile = serde_json::from_value(replay).unwrap();
+    let report = common::registry().verify_replay(&file).unwrap();
+    assert_eq!(report.verified, 5);
+    assert!(report.divergence.is_none());
+
+    // Search by tokens: newest first, with the roles the tokens hold.
+    let (id2, tokens2, _) = s.create(sokoban()).await;
+    let (status, found) = s
+        .post(
+            "/api/v1/matches/search",
+            None,
+            &json!({ "tokens": [token, tokens2[0], spectator, "tsk_nobody"] }),
+        )
+        .await;
+    assert_eq!(status, 200, "{found}");
+    let ids: Vec<&str> = found["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["matchId"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, [id2.as_str(), id.as_str()]);
+    assert_eq!(found["matches"][1]["seats"], json!([0]));
+    assert_eq!(found["matches"][1]["spectator"], true);
+    assert_eq!(found["matches"][1]["status"], "finished");
+    s.stop().await;
+}
+on_both_backends!(a_sokoban_match_through_every_route, sokoban_flow);
+
+async fn errors(db: Db) {
+    let mut config = common::test_config();
+    config.max_body_bytes = 2048;
+    config.command_rate = turnstile_server::Rate {
+        per_second: 1,
+        burst: 3,
+    };
+    config.create_rate = turnstile_server::Rate {
+        per_second: 1,
+        burst: 4,
+    };
+    let s = TestServer::start_with(&db, config).await;
+    let (id, tokens, spectator) = s.create(sokoban()).await;
+    let token = tokens[0].clone().unwrap();
+    let path = format!("/api/v1/matches/{id}/commands");
+    let code = |v: &Value| v["error"]["code"].as_str().unwrap_or("").to_owned();
+    let shape = |v: &Value| {
+        let e = &v["error"];
+        assert!(
+            e["code"].is_string() && e["message"].is_string() && e["details"].is_object(),
+            "{v}"
+        );
+        let text = v.to_string();
+        assert!(
+            !text.contains("/tmp") && !text.contains("panicked") && !text.contains(".rs:"),
+            "{text}"
+        );
+    };
+
+    // 400: not JSON, unknown fields, wrong types, a bad command id, an unknown action.
+    for (body, expected) in [
+        (b"{not json".to_vec(), "malformed_json"),
+        (br#"{"commandId":"a","expectedSequence":0,"action":{"type":"move","direction":"up"},"extra":1}"#.to_vec(), "invalid_body"),
+        (br#"{"commandId":"a","expectedSequence":"zero","action":{}}"#.to_vec(), "invalid_body"),
+        (br#"{"commandId":"has space","expectedSequence":0,"action":{"type":"undo"}}"#.to_vec(), "invalid_command_id"),
+        (br#"{"commandId":"a","expectedSequence":0,"action":{"type":"fly"}}"#.to_vec(), "invalid_action"),
+    ] {
+        let (status, v) = s.post_raw(&path, Some(&token), body).await;
+        assert_eq!((status, code(&v)), (400, expected.to_owned()), "{v}");
+        shape(&v);
+    }
+    // 401: no token, a bad token, a token of another match.
+    let (status, v) = s.command(&id, "", "a", 0, mv("up")).await;
+    assert_eq!((status, code(&v)), (401, "bad_token".into()));
+    let (status, v) = s
+        .post(
+            &path,
+            None,
+            &json!({"commandId": "a", "expectedSequence": 0, "action": mv("up")}),
+        )
+        .await;
+    assert_eq!((status, code(&v)), (401, "missing_token".into()));
+    shape(&v);
+    let (status, v) = s.command(&id, "tsk_wrong", "a", 0, mv("up")).await;
+    assert_eq!((status, code(&v)), (401, "bad_token".into()));
+    // 403: acting for another seat; a spectator acting.
+    let (status, v) = s
+        .post(
+            &path,
+            Some(&token),
+            &json!({"commandId": "a", "seat": 1, "expectedSequence": 0, "action": mv("up")}),
+        )
+        .await;
+    assert_eq!((status, code(&v)), (403, "seat_mismatch".into()));
+    let (status, v) = s.command(&id, &spectator, "a", 0, mv("up")).await;
+    assert_eq!((status, code(&v)), (403, "spectator".into()));
+    // 404: unknown match, route; 405.
+    let (status, v) = s.get("/api/v1/matches/m_nope", Some(&token)).await;
+    assert_eq!((status, code(&v)), (404, "unknown_match".into()));
+    let (status, v) = s.get("/api/v1/nowhere", None).await;
+    assert_eq!((status, code(&v)), (404, "not_found".into()));
+    let (status, v) = s.get("/api/v1/matches", None).await;
+    assert_eq!((status, code(&v)), (405, "method_not_allowed".into()));
+    let (status, v) = s
+        .post(
+            "/api/v1/matches",
+            None,
+            &json!({"game": "chess", "seats": [{"kind": "human"}]}),
+        )
+        .await;
+    assert_eq!((status, code(&v)), (404, "unknown_game".into()));
+    // 413: a body over the limit.
+    let big = json!({"commandId": "a", "expectedSequence": 0, "action": {"type": "undo", "pad": "x".repeat(4096)}});
+    let (status, v) = s.post(&path, Some(&token), &big).await;
+    assert_eq!((status, code(&v)), (413, "body_too_large".into()));
+    // 422: the game refuses a config; bad seats.
+    let (status, v) = s
+        .post("/api/v1/matches", None, &json!({"game": "sokoban", "config": {"collection": "microban", "level": 999}, "seats": [{"kind": "human"}]}))
+        .await;
+    assert_eq!((status, code(&v)), (422, "unknown_level".into()));
+    let (status, v) = s
+        .post("/api/v1/matches", None, &json!({"game": "sokoban", "config": {"collection": "microban", "level": 1, "x": 1}, "seats": [{"kind": "human"}]}))
+        .await;
+    assert_eq!((status, code(&v)), (400, "invalid_config".into()));
+    // 429: creation per address (burst 4, three used above plus the one match), then commands
+    // per token (burst 3).
+    let (status, v) = s.post("/api/v1/matches", None, &sokoban()).await;
+    assert_eq!((status, code(&v)), (429, "rate_limited".into()), "{v}");
+    assert!(v["error"]["details"]["retryAfterSeconds"].as_u64().unwrap() >= 1);
+    let mut statuses = Vec::new();
+    for i in 0..6 {
+        let (status, _) = s
+            .command(&id, &token, &format!("r{i}"), 0, mv("left"))
+            .await;
+        statuses.push(status);
+    }
+    assert!(statuses.contains(&429), "{statuses:?}");
+    assert_eq!(
+        s.sequence(&id, &token).await,
+        0,
+        "no refusal changed anything"
+    );
+
+    // Publishing: disabled without a token, 401 with a wrong one, 422 for an invalid bundle.
+    let files = json!({"files": {"bundle.json": "{\"game\": \"sokoban\", \"files\": [{\"id\": \"x\", \"kind\": \"levels\", \"path\": \"x.xsb\"}]}", "x.xsb": "#####\n#@$ #\n#####\n"}});
+    let (status, v) = s
+        .post("/api/v1/content/sokoban", Some("nope"), &files)
+        .await;
+    assert_eq!((status, code(&v)), (401, "bad_token".into()));
+    let (status, v) = s.post("/api/v1/content/sokoban", Some(ADMIN), &files).await;
+    assert_eq!((status, code(&v)), (422, "invalid_content".into()), "{v}");
+    assert!(!v["error"]["details"]["problems"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+    s.stop().await;
+}
+on_both_backends!(every_error_status_has_its_code, errors);
+
+async fn content(db: Db) {
+    let s = TestServer::start(&db).await;
+    let (status, games) = s.get("/api/v1/games", None).await;
+    assert_eq!(status, 200);
+    let ids: Vec<&str> = games["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["connect4", "sokoban", "tictactoe", "vault"]);
+    let sokoban_revision = games["games"][1]["revision"].as_str().unwrap().to_owned();
+    let (status, bundle) = s
+        .get(&format!("/api/v1/content/sokoban/{sokoban_revision}"), None)
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(bundle["current"], true);
+    assert_eq!(bundle["bundle"]["game"], "sokoban");
+
+    // A running match keeps its revision when a new one is published.
+    let (id, tokens, _) = s.create(sokoban()).await;
+    let token = tokens[0].clone().unwrap();
+    let files = json!({"files": {
+        "bundle.json": "{\"game\": \"sokoban\", \"files\": [{\"id\": \"tiny\", \"kind\": \"levels\", \"path\": \"tiny.xsb\"}]}",
+        "tiny.xsb": "; Tiny\n#####\n#@$.#\n#####\n"
+    }});
+    let (status, published) = s.post("/api/v1/content/sokoban", Some(ADMIN), &files).await;
+    assert_eq!(status, 201, "{published}");
+    assert_eq!(published["inserted"], true);
+    let new_revision = published["revision"].as_str().unwrap().to_owned();
+    assert_ne!(new_revision, sokoban_revision);
+    let (status, again) = s.post("/api/v1/content/sokoban", Some(ADMIN), &files).await;
+    assert_eq!((status, &again["inserted"]), (201, &json!(false)));
+    let (_, snap) = s.get(&format!("/api/v1/matches/{id}"), Some(&token)).await;
+    assert_eq!(snap["revision"], sokoban_revision.as_str());
+    let (status, _) = s.command(&id, &token, "c1", 0, mv("right")).await;
+    assert_eq!(status, 200);
+    // New matches pin the new revision.
+    let (status, created) = s
+        .post("/api/v1/matches", None, &json!({"game": "sokoban", "config": {"collection": "tiny", "level": 1}, "seats": [{"kind": "human"}]}))
+        .await;
+    assert_eq!(status, 201, "{created}");
+    assert_eq!(created["revision"], new_revision.as_str());
+    let (status, current) = s.get("/api/v1/content/sokoban/current", None).await;
+    assert_eq!((status, &current["revision"]), (200, &json!(new_revision)));
+    let (status, missing) = s.get("/api/v1/content/sokoban/sha256:00", None).await;
+    assert_eq!(
+        (status, missing["error"]["code"].as_str()),
+        (404, Some("unknown_revision"))
+    );
+
+    // Operations routes.
+    let (status, health) = s.get("/healthz", None).await;
+    assert_eq!((status, &health["status"]), (200, &json!("ok")));
+    let text = s
+        .http
+        .get(s.url("/metrics"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        text.contains("turnstile_commands_total{outcome=\"accepted\"}"),
+        "{text}"
+    );
+    assert!(text.contains("turnstile_command_duration_seconds_bucket"));
+    assert!(text.contains("turnstile_live_matches"));
+    let (status, openapi) = s.get("/openapi.json", None).await;
+    assert_eq!(status, 200);
+    assert!(openapi["paths"]["/api/v1/matches/{matchId}/commands"].is_object());
+    let page = s
+        .http
+        .get(s.url("/"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(page.contains("<title>Turnstile"), "{page}");
+    s.stop().await;
+}
+on_both_backends!(
+    content_is_published_by_revision_and_matches_keep_theirs,
+    content
+);
+
+/// Every secret of seat 1 is spelled `SECRET1x…`; none may reach seat 0 or the spectator.
+async fn redaction(db: Db) {
+    let s = TestServer::start(&db).await;
+    let (id, tokens, spectator) = s
+        .create(json!({"game": "vault", "seats": [{"kind": "human"}, {"kind": "human"}]}))
+        .await;
+    let (t0, t1) = (tokens[0].clone().unwrap(), tokens[1].clone().unwrap());
+    let m = |p: &str| format!("/api/v1/matches/{id}{p}");
+    let mut seen0 = Vec::new();
+    let mut seen_spectator = Vec::new();
+    // Streams opened before anything happens see every receipt live.
+    let live0 = s
+        .http
+        .get(s.url(&m("/events")))
+        .bearer_auth(&t0)
+        .send()
+        .await
+        .unwrap();
+    let live_spectator = s
+        .http
+        .get(s.url(&m("/events")))
+        .bearer_auth(&spectator)
+        .send()
+        .await
+        .unwrap();
+    let mut seq = 0;
+    for round in 0..4 {
+        let (status, r) = s
+            .command(&id, &t0, &format!("a{round}"), seq, json!({"type": "draw"}))
+            .await;
+        assert_eq!(status, 200, "{r}");
+        seen0.push(r);
+        seq += 1;
+        let (status, r) = s
+            .command(&id, &t1, &format!("b{round}"), seq, json!({"type": "draw"}))
+            .await;
+        assert_eq!(status, 200, "{r}");
+        assert!(
+            r.to_string().contains("SECRET1x"),
+            "seat 1 sees its own secret: {r}"
+        );
+        seq += 1;
+    }
+    // Seat 0 tries to act out of turn, previews, asks for everything.
+    seen0.push(
+        s.command(&id, &t0, "x", seq - 1, json!({"type": "draw"}))
+            .await
+            .1,
+    );
+    seen0.push(
+        s.post(
+            &m("/preview"),
+            Some(&t0),
+            &json!({"action": {"type": "draw"}}),
+        )
+        .await
+        .1,
+    );
+    for path in ["", "/legal-actions", "/timeline?after=0", "/replay"] {
+        seen0.push(s.get(&m(path), Some(&t0)).await.1);
+        seen_spectator.push(s.get(&m(path), Some(&spectator)).await.1);
+    }
+    for round in 0..4 {
+        for c in [format!("a{round}"), format!("b{round}")] {
+            seen0.push(s.get(&m(&format!("/resolutions/{c}")), Some(&t0)).await.1);
+            seen_spectator.push(
+                s.get(&m(&format!("/resolutions/{c}")), Some(&spectator))
+                    .await
+                    .1,
+            );
+        }
+    }
+    let resumed = s
+        .http
+        .get(s.url(&m("/events")))
+        .bearer_auth(&t0)
+        .header("last-event-id", "0")
+        .send()
+        .await
+        .unwrap();
+    seen0.extend(
+        read_events(resumed, 8, 10)
+            .await
+            .into_iter()
+            .map(|(_, v)| v),
+    );
+    seen0.extend(read_events(live0, 8, 10).await.into_iter().map(|(_, v)| v));
+    seen_spectator.extend(
+        read_events(live_spectator, 8, 10)
+            .await
+            .into_iter()
+            .map(|(_, v)| v),
+    );
+    assert!(seen0.len() > 30);
+    for v in &seen0 {
+        let text = v.to_string();
+        assert!(
+            !text.contains("SECRET1x"),
+            "seat 0 saw a secret of seat 1: {text}"
+        );
+    }
+    assert!(
+        seen0.iter().any(|v| v.to_string().contains("SECRET0x")),
+        "seat 0 sees its own"
+    );
+    for v in &seen_spectator {
+        assert!(
+            !v.to_string().contains("SECRET"),
+            "the spectator saw a secret: {v}"
+        );
+    }
+    // Receipts name only the caller's view fingerprint.
+    let (_, page) = s.get(&m("/timeline?after=0"), Some(&t0)).await;
+    for r in page["receipts"].as_array().unwrap() {
+        assert_eq!(r["views"]["viewer"], json!({"kind": "seat", "seat": 0}));
+        assert!(r["views"].get("seats").is_none());
+    }
+    // After the end, the full replay holds every secret (and the seed).
+    let (status, _) = s.post(&m("/resign"), Some(&t1), &json!({})).await;
+    assert_eq!(status, 200);
+    let (_, replay) = s.get(&m("/replay"), Some(&t0)).await;
+    assert!(replay["seed"].is_string());
+    assert!(replay.to_string().contains("SECRET1x"));
+    s.stop().await;
+}
+on_both_backends!(
+    no_response_to_a_seat_holds_another_seats_hidden_information,
+    redaction
+);
+
+async fn events(db: Db) {
+    let s = TestServer::start(&db).await;
+    let (id, tokens, _) = s.create(sokoban()).await;
+    let token = tokens[0].clone().unwrap();
+    let path = format!("/api/v1/matches/{id}/events");
+    let live = s
+        .http
+        .get(s.url(&path))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(live.status(), 200);
+    let moves = ["right", "left", "right", "left", "right"];
+    for (i, d) in moves.iter().enumerate() {
+        let (status, _) = s
+            .command(&id, &token, &format!("c{i}"), i as u64, mv(d))
+            .await;
+        assert_eq!(status, 200);
+    }
+    let got = read_events(live, 5, 10).await;
+    assert_eq!(got.iter().map(|e| e.0).collect::<Vec<_>>(), [1, 2, 3, 4, 5]);
+    assert_eq!(got[0].1["commandId"], "c0");
+    // Resume after 2: the missed receipts from the store, then live ones.
+    let resumed = s
+        .http
+        .get(s.url(&path))
+        .bearer_auth(&token)
+        .header("last-event-id", "2")
+        .send()
+        .await
+        .unwrap();
+    let s2 = &s;
+    let id2 = id.clone();
+    let token2 = token.clone();
+    let more = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        (id2, token2)
+    });
+    let (id2, token2) = more.await.unwrap();
+    let (status, _) = s2.command(&id2, &token2, "c5", 5, mv("left")).await;
+    assert_eq!(status, 200);
+    let got = read_events(resumed, 4, 10).await;
+    assert_eq!(got.iter().map(|e| e.0).collect::<Vec<_>>(), [3, 4, 5, 6]);
+    // `?after=` works the same for clients that cannot set the header.
+    let resumed = s
+        .http
+        .get(s.url(&format!("{path}?after=4")))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    let got = read_events(resumed, 2, 10).await;
+    assert_eq!(got.iter().map(|e| e.0).collect::<Vec<_>>(), [5, 6]);
+    // The stream is authenticated like every route.
+    let denied = s.http.get(s.url(&path)).send().await.unwrap();
+    assert_eq!(denied.status(), 401);
+    let bad = s
+        .http
+        .get(s.url(&path))
+        .bearer_auth(&token)
+        .header("last-event-id", "x")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bad.status(), 400);
+    s.stop().await;
+}
+on_both_backends!(the_event_stream_resumes_from_last_event_id, events);
+
+/// Tic-Tac-Toe's blitz turns last 30 ticks; at 100 ticks a second the server times a turn out
+/// after 0.3 s with a system command `timeout:<turn index>`.
+async fn timeouts(db: Db) {
+    let s = TestServer::start(&db).await;
+    let (id, tokens, _) = s
+        .create(
+            json!({"game": "tictactoe", "config": {"turnConfig": "blitz"}, "tickRate": 100,
+                       "seats": [{"kind": "human"}, {"kind": "human"}]}),
+        )
+        .await;
+    let token = tokens[0].clone().unwrap();
+    let stream = s
+        .http
+        .get(s.url(&format!("/api/v1/matches/{id}/events?after=0")))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    let got = read_events(stream, 1, 10).await;
+    assert_eq!(got.len(), 1, "a timeout within 10 s");
+    let receipt = &got[0].1;
+    assert_eq!(receipt["commandId"], "timeout:1");
+    assert_eq!(receipt["seat"], Value::Null);
+    assert_eq!(receipt["tick"], 30, "stamped with the deadline tick");
+    // Two timeouts in a row forfeit blitz: the match ends by itself.
+    let m = s
+        .wait_for(&id, &token, 10, |m| m["status"] == "finished")
+        .await;
+    assert_eq!(m["outcome"]["kind"], "timeout");
+    let (_, replay) = s
+        .get(&format!("/api/v1/matches/{id}/replay"), Some(&token))
+        .await;
+    let file: ReplayFile = serde_json::from_value(replay).unwrap();
+    assert!(common::registry()
+        .verify_replay(&file)
+        .unwrap()
+        .divergence
+        .is_none());
+    s.stop().await;
+}
+on_both_backends!(deadline_timers_submit_timeouts, timeouts);
+
+async fn bots(db: Db) {
+    let s = TestServer::start(&db).await;
+    // Tic-Tac-Toe, the strong bot against the random one: it plays to the end by itself.
+    let (id, _, spectator) = s
+        .create(json!({"game": "tictactoe", "seats": [{"kind": "bot", "bot": "strong"}, {"kind": "bot", "bot": "random"}]}))
+        .await;
+    let m = s
+        .wait_for(&id, &spectator, 60, |m| m["status"] == "finished")
+        .await;
+    assert_ne!(
+        m["outcome"]["winners"],
+        json!([1]),
+        "the perfect bot never loses: {m}"
+    );
+    // Connect Four: a person against the strong bot, which answers every move.
+    let (id, tokens, _) = s
+        .create(json!({"game": "connect4", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "strong"}]}))
+        .await;
+    let token = tokens[0].clone().unwrap();
+    let (status, r) = s
+        .command(&id, &token, "d1", 0, json!({"type": "drop", "column": 3}))
+        .await;
+    assert_eq!(status, 200, "{r}");
+    let m = s.wait_for(&id, &token, 60, |m| m["sequence"] == 2).await;
+    assert_eq!(m["view"]["toMove"], 0);
+    let (_, page) = s
+        .get(
+            &format!("/api/v1/matches/{id}/timeline?after=1"),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(page["receipts"][0]["seat"], 1);
+    assert_eq!(page["receipts"][0]["commandId"], "bot:1:2");
+    // Connect Four, random bots only: a whole game.
+    let (id, _, spectator) = s
+        .create(json!({"game": "connect4", "seats": [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]}))
+        .await;
+    s.wait_for(&id, &spectator, 60, |m| m["status"] == "finished")
+        .await;
+    // An unknown bot is refused at creation.
+    let (status, v) = s
+        .post("/api/v1/matches", None, &json!({"game": "connect4", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "genius"}]}))
+        .await;
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (422, Some("unknown_bot"))
+    );
+    s.stop().await;
+}
+on_both_backends!(bot_seats_play_by_themselves, bots);
+
+async fn restart(db: Db) {
+    let s = TestServer::start(&db).await;
+    let (id, tokens, _) = s.create(sokoban()).await;
+    let token = tokens[0].clone().unwrap();
+    let moves = ["right", "left", "right"];
+    for (i, d) in moves.iter().enumerate() {
+        assert_eq!(
+            s.command(&id, &token, &format!("c{i}"), i as u64, mv(d))
+                .await
+                .0,
+            200
+        );
+    }
+    let (_, rejected) = s.command(&id, &token, "bad", 3, mv("up")).await;
+    let (_, before) = s
+        .get(&format!("/api/v1/matches/{id}/timeline"), Some(&token))
+        .await;
+    // A timed Tic-Tac-Toe match whose timer must be re-armed after the restart.
+    let (ttt, ttt_tokens, _) = s
+        .create(
+            json!({"game": "tictactoe", "config": {"turnConfig": "blitz"}, "tickRate": 20,
+                       "seats": [{"kind": "human"}, {"kind": "human"}]}),
+        )
+        .await;
+    let ttt_token = ttt_tokens[0].clone().unwrap();
+    s.stop().await;
+
+    let s = TestServer::start(&db).await;
+    let (status, after) = s
+        .get(&format!("/api/v1/matches/{id}/timeline"), Some(&token))
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(after["receipts"], before["receipts"]);
+    // Repeats are still answered from the store: the receipt, and the remembered rejection.
+    let (status, repeat) = s.command(&id, &token, "c1", 1, mv("left")).await;
+    assert_eq!((status, &repeat), (200, &before["receipts"][1]));
+    let (status, again) = s.command(&id, &token, "bad", 3, mv("up")).await;
+    assert_eq!((status, &again), (422, &rejected));
+    assert_eq!(s.command(&id, &token, "c3", 3, mv("left")).await.0, 200);
+    // The timer fired after the restart.
+    let m = s
+        .wait_for(&ttt, &ttt_token, 15, |m| {
+            m["sequence"].as_u64().unwrap_or(0) >= 1
+        })
+        .await;
+    assert!(m["sequence"].as_u64().unwrap() >= 1);
+    s.stop().await;
+}
+on_both_backends!(a_restart_finds_every_match_intact, restart);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cors_is_off_by_default_and_allows_only_configured_origins() {
+    let db = Db::sqlite();
+    let off = TestServer::start(&db).await;
+    let response = off
+        .http
+        .get(off.url("/api/v1/games"))
+        .header("origin", "https://play.example")
+        .send()
+        .await
+        .unwrap();
+    assert!(response
+        .headers()
+        .get("access-control-allow-origin")
+        .is_none());
+    off.stop().await;
+
+    let mut config = common::test_config();
+    config.cors_origins = vec!["https://play.example".into()];
+    let on = TestServer::start_with(&db, config).await;
+    let preflight = on
+        .http
+        .request(
+            reqwest::Method::OPTIONS,
+            on.url("/api/v1/matches/m_x/commands"),
+        )
+        .header("origin", "https://play.example")
+        .header("access-control-request-method", "POST")
+        .header(
+            "access-control-request-headers",
+            "authorization,content-type",
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        preflight.headers()["access-control-allow-origin"],
+        "https://play.example"
+    );
+    let other = on
+        .http
+        .get(on.url("/api/v1/games"))
+        .header("origin", "https://evil.example")
+        .send()
+        .await
+        .unwrap();
+    assert!(other.headers().get("access-control-allow-origin").is_none());
+    on.stop().await;
+}

@@ -1,0 +1,203 @@
+//! clover's content: the catalog (every joker, planet, tarot, spectral, boss, tag, voucher,
+//! deck and stake, with its name, rarity and cost) and the effect rows that give each its
+//! behaviour, loaded from the sheets and JSON rows under `games/clover/content/` (listed in
+//! `bundle.json`). The shipped content is embedded, so the calculator needs no files.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use turnstile_core::ContentProblem;
+use turnstile_effects::{
+    effect_loader, EffectReport, EffectTable, EffectVocabulary, HandlerRegistry, ResourceKind,
+};
+use turnstile_sheets::RowLoader;
+
+use crate::handlers::handlers;
+use crate::state::{variable_schema, Copies, RunState, RULES, STREAMS};
+
+/// One catalog entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CatalogEntry {
+    /// `joker`, `planet`, `tarot`, `spectral`, `boss`, `tag`, `voucher`, `deck`, `stake`.
+    pub kind: String,
+    /// The id (`kind:id` owns its rows).
+    pub id: String,
+    /// The display name.
+    pub name: String,
+    /// Jokers: 1 common, 2 uncommon, 3 rare, 4 legendary; others 0.
+    #[serde(default)]
+    pub rarity: u8,
+    /// Shop price in dollars.
+    #[serde(default)]
+    pub cost: u32,
+    /// Jokers: what it copies.
+    #[serde(default)]
+    pub copies: Option<Copies>,
+    /// Bosses: the lowest ante it appears at.
+    #[serde(default)]
+    pub min_ante: Option<u32>,
+    /// One line of rules text.
+    pub text: String,
+}
+
+/// The files of the shipped bundle, by their paths inside `content/` (which `bundle.json`
+/// lists too).
+pub const EFFECT_FILES: &[(&str, &str)] = &[
+    ("cards.tsv", include_str!("../content/cards.tsv")),
+    ("jokers.tsv", include_str!("../content/jokers.tsv")),
+    ("bosses.tsv", include_str!("../content/bosses.tsv")),
+    (
+        "consumables.tsv",
+        include_str!("../content/consumables.tsv"),
+    ),
+    ("run.json", include_str!("../content/run.json")),
+];
+
+/// The catalog sheet.
+pub const CATALOG_FILE: (&str, &str) = ("catalog.tsv", include_str!("../content/catalog.tsv"));
+
+/// Loaded content.
+pub struct Content {
+    /// Compiled effect rows.
+    pub effects: EffectTable,
+    /// The `Custom` handlers.
+    pub handlers: HandlerRegistry<RunState>,
+    /// Catalog entries by `kind:id`.
+    pub catalog: BTreeMap<String, CatalogEntry>,
+}
+
+impl std::fmt::Debug for Content {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Content")
+            .field("rows", &self.effects.len())
+            .field("catalog", &self.catalog.len())
+            .finish()
+    }
+}
+
+/// What `turnstile content report clover` prints.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContentReport {
+    /// Catalog entries per kind.
+    pub counts: BTreeMap<String, u32>,
+    /// Rows that are `Custom`.
+    pub custom_rows: u32,
+    /// The effect table's full report.
+    pub effects: EffectReport,
+}
+
+/// The effect vocabulary of clover.
+pub fn vocabulary() -> EffectVocabulary {
+    let mut v = EffectVocabulary::new(variable_schema());
+    for kind in [
+        "card",
+        "enhancement",
+        "edition",
+        "seal",
+        "joker",
+        "planet",
+        "tarot",
+        "spectral",
+        "boss",
+        "tag",
+        "voucher",
+        "deck",
+        "stake",
+    ] {
+        let _ = v.owner_kind(kind);
+    }
+    for (name, _) in RULES {
+        let _ = v.resource(name, ResourceKind::Rule);
+    }
+    let _ = v.resource("money", ResourceKind::State);
+    let _ = v.streams_of(&STREAMS);
+    v
+}
+
+impl Content {
+    /// The shipped content.
+    pub fn shipped() -> Result<Content, Vec<ContentProblem>> {
+        let mut files: Vec<(&str, &str)> = EFFECT_FILES.to_vec();
+        files.push(CATALOG_FILE);
+        Content::from_files(&files)
+    }
+
+    /// Content from `(path, text)` files: `.tsv`/`.json` effect files and one
+    /// `catalog.tsv`.
+    pub fn from_files(files: &[(&str, &str)]) -> Result<Content, Vec<ContentProblem>> {
+        let loader = effect_loader();
+        let catalog_loader: RowLoader<CatalogEntry> = RowLoader::new();
+        let mut problems = Vec::new();
+        let mut rows = Vec::new();
+        let mut catalog = BTreeMap::new();
+        for (path, text) in files {
+            if path.ends_with("catalog.tsv") {
+                let loaded = catalog_loader.text(path, text);
+                problems.extend(loaded.problems);
+                for row in loaded.rows {
+                    catalog.insert(format!("{}:{}", row.value.kind, row.value.id), row.value);
+                }
+            } else {
+                let loaded = loader.text(path, text);
+                problems.extend(loaded.problems);
+                rows.extend(loaded.rows);
+            }
+        }
+        let handlers = handlers();
+        let vocabulary = vocabulary();
+        let effects = match EffectTable::compile(rows, &vocabulary, &handlers) {
+            Ok(t) => Some(t),
+            Err(more) => {
+                problems.extend(more);
+                None
+            }
+        };
+        match effects {
+            Some(effects) if problems.is_empty() => Ok(Content {
+                effects,
+                handlers,
+                catalog,
+            }),
+            _ => Err(problems),
+        }
+    }
+
+    /// Counts per kind and `Custom` rows.
+    pub fn report(&self) -> ContentReport {
+        let mut counts = BTreeMap::new();
+        for entry in self.catalog.values() {
+            *counts.entry(entry.kind.clone()).or_insert(0) += 1;
+        }
+        let effects = self.effects.report();
+        ContentReport {
+            counts,
+            custom_rows: effects.custom_rows,
+            effects,
+        }
+    }
+
+    /// Entries of one kind, in id order.
+    pub fn of_kind<'a>(&'a self, kind: &'a str) -> impl Iterator<Item = &'a CatalogEntry> + 'a {
+        self.catalog.values().filter(move |e| e.kind == kind)
+    }
+
+    /// A joker instance for catalog id `id`.
+    pub fn joker(&self, id: &str) -> Option<crate::state::Joker> {
+        let entry = self.catalog.get(&format!("joker:{id}"))?;
+        Some(crate::state::Joker {
+            id: id.to_owned(),
+            edition: crate::cards::Edition::None,
+            counter: 0,
+            rarity: entry.rarity,
+            copies: entry.copies.unwrap_or_default(),
+        })
+    }
+}
+
+/// The shipped content's report: counts per kind and the number of `Custom` rows (for
+/// `turnstile content report clover`).
+pub fn content_report() -> Result<ContentReport, Vec<ContentProblem>> {
+    Ok(Content::shipped()?.report())
+}

@@ -1,0 +1,742 @@
+//! clover as a Turnstile game: the whole run behind the one legality boundary. A command is
+//! checked by applying it to a copy of the state (so a refused command changes nothing, and
+//! `commit` cannot fail); the view hides the deck order, the generator states (upcoming shop
+//! contents, chance outcomes) and the next boss until it is due.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use turnstile_core::{
+    ActionKind, BundleSource, CommandContext, ContentProblem, Game, MatchSetup, MatchStatus,
+    Outcome, Rejection, Seat, SetupError, Viewer,
+};
+
+use crate::cards::Card;
+use crate::content::{Content, CATALOG_FILE, EFFECT_FILES};
+use crate::hands::HandType;
+use crate::run::{self, Blind, RunError};
+use crate::score::score_hand;
+use crate::state::{Joker, RunState};
+
+/// The game marker.
+#[derive(Debug, Clone, Copy)]
+pub struct Clover;
+
+/// Content as the engine pins it: the files' text (what the revision covers), compiled once.
+#[derive(Clone)]
+pub struct CloverContent {
+    files: Vec<(String, String)>,
+    compiled: Arc<Content>,
+}
+
+impl CloverContent {
+    /// The shipped content.
+    pub fn shipped() -> Result<CloverContent, Vec<ContentProblem>> {
+        let mut files: Vec<(String, String)> = EFFECT_FILES
+            .iter()
+            .map(|(p, t)| ((*p).to_owned(), (*t).to_owned()))
+            .collect();
+        files.push((CATALOG_FILE.0.to_owned(), CATALOG_FILE.1.to_owned()));
+        // In path order, as a bundle folder reads them: one content, one revision.
+        files.sort();
+        CloverContent::from_files(files)
+    }
+
+    fn from_files(files: Vec<(String, String)>) -> Result<CloverContent, Vec<ContentProblem>> {
+        let refs: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(p, t)| (p.as_str(), t.as_str()))
+            .collect();
+        let compiled = Arc::new(Content::from_files(&refs)?);
+        Ok(CloverContent { files, compiled })
+    }
+
+    /// The compiled content.
+    pub fn content(&self) -> &Content {
+        &self.compiled
+    }
+
+    /// A bundle source holding the shipped files (for `Match::new` in tests and tools).
+    pub fn shipped_source() -> BundleSource {
+        let mut source = BundleSource::new();
+        for (p, t) in EFFECT_FILES.iter().chain(std::iter::once(&CATALOG_FILE)) {
+            source.insert(*p, t.as_bytes().to_vec());
+        }
+        source
+    }
+}
+
+impl std::fmt::Debug for CloverContent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CloverContent")
+            .field("files", &self.files.len())
+            .finish()
+    }
+}
+
+impl PartialEq for CloverContent {
+    fn eq(&self, other: &Self) -> bool {
+        self.files == other.files
+    }
+}
+
+impl Serialize for CloverContent {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.files.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for CloverContent {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<CloverContent, D::Error> {
+        let files = Vec::<(String, String)>::deserialize(d)?;
+        CloverContent::from_files(files)
+            .map_err(|p| serde::de::Error::custom(format!("{} content problem(s)", p.len())))
+    }
+}
+
+/// A run's settings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CloverConfig {
+    /// Stake 1..=8 (rules exist for 1, 2, 3, 5, 6).
+    pub stake: u8,
+    /// Deck id.
+    pub deck: String,
+}
+
+impl Default for CloverConfig {
+    fn default() -> Self {
+        CloverConfig {
+            stake: 1,
+            deck: "plain".into(),
+        }
+    }
+}
+
+/// Where the run is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Phase {
+    /// Choosing (or skipping) the next blind.
+    SelectBlind,
+    /// Playing a blind.
+    Playing,
+    /// In the shop.
+    Shop,
+    /// Lost: a blind was not beaten.
+    Lost,
+}
+
+/// The full state.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CloverState {
+    /// The run.
+    pub run: RunState,
+    /// Where it is.
+    pub phase: Phase,
+    /// The next (or current) blind.
+    pub blind: Blind,
+    /// Draw pile, top last (hidden).
+    pub deck: Vec<Card>,
+    /// The hand.
+    pub hand: Vec<Card>,
+    /// Chips scored this blind.
+    pub scored: i64,
+    /// The blind's target.
+    pub target: i64,
+    /// Shop offers (`kind:id`).
+    pub shop: Vec<String>,
+    /// Rerolls in this shop.
+    pub rerolls: i64,
+    /// Whether the ante-8 boss was beaten (endless from then).
+    pub won: bool,
+    /// Commands applied.
+    pub steps: u64,
+}
+
+/// A command.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", tag = "type")]
+pub enum CloverAction {
+    /// Play the next blind.
+    SelectBlind,
+    /// Skip a small or big blind for a tag.
+    SkipBlind,
+    /// Play cards (hand indices, 1 to 5).
+    Play {
+        /// Indices into the hand.
+        cards: Vec<u8>,
+    },
+    /// Discard cards (1 to 5).
+    Discard {
+        /// Indices into the hand.
+        cards: Vec<u8>,
+    },
+    /// Buy a shop offer.
+    Buy {
+        /// Offer index.
+        slot: u8,
+    },
+    /// Sell a joker.
+    Sell {
+        /// Joker slot.
+        slot: u8,
+    },
+    /// Use a consumable.
+    Use {
+        /// Consumable index.
+        index: u8,
+    },
+    /// Reroll the shop.
+    Reroll,
+    /// Leave the shop.
+    LeaveShop,
+}
+
+/// What happened.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", tag = "type")]
+pub enum CloverEvent {
+    /// A blind started.
+    BlindStarted {
+        /// Which.
+        blind: Blind,
+        /// Chips needed.
+        target: i64,
+    },
+    /// A blind was skipped for a tag.
+    BlindSkipped {
+        /// The tag taken.
+        tag: String,
+    },
+    /// A hand scored.
+    HandScored {
+        /// The hand.
+        hand: Option<HandType>,
+        /// Its score.
+        score: i64,
+        /// Chips so far this blind.
+        total: i64,
+    },
+    /// Cards were discarded.
+    Discarded {
+        /// How many.
+        count: u32,
+    },
+    /// The blind was beaten.
+    BlindBeaten {
+        /// Money after the payout.
+        money: i64,
+    },
+    /// The run is lost.
+    RunLost,
+    /// The ante-8 boss was beaten: the run is won; endless play continues.
+    RunWon,
+    /// Shop changed (bought, sold, rerolled, used).
+    ShopChanged,
+    /// Left the shop.
+    ShopLeft,
+}
+
+/// The player's view: no deck order, no generator states.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CloverView {
+    /// Where the run is.
+    pub phase: Phase,
+    /// Ante.
+    pub ante: u32,
+    /// The blind.
+    pub blind: Blind,
+    /// Its target.
+    pub target: i64,
+    /// Chips scored this blind.
+    pub scored: i64,
+    /// Money.
+    pub money: i64,
+    /// Hands left.
+    pub hands_left: i64,
+    /// Discards left.
+    pub discards_left: i64,
+    /// The hand.
+    pub hand: Vec<Card>,
+    /// Cards left in the deck (their order is hidden).
+    pub deck_count: u32,
+    /// Jokers.
+    pub jokers: Vec<Joker>,
+    /// Consumables.
+    pub consumables: Vec<String>,
+    /// Current shop offers.
+    pub shop: Vec<String>,
+    /// Hand levels.
+    pub levels: Vec<u32>,
+    /// This ante's boss.
+    pub boss: Option<String>,
+    /// Won (endless).
+    pub won: bool,
+}
+
+fn reject(e: RunError) -> Rejection {
+    Rejection::new(e.code(), e.to_string())
+}
+
+fn effect(e: impl std::fmt::Display) -> Rejection {
+    Rejection::new("effect", e.to_string())
+}
+
+impl CloverState {
+    fn draw(&mut self) {
+        let size = usize::try_from(self.run.rule("hand_size").max(1)).unwrap_or(8);
+        while self.hand.len() < size {
+            let Some(card) = self.deck.pop() else { break };
+            self.hand.push(card);
+        }
+    }
+
+    fn start_blind(&mut self, content: &Content) -> Result<Vec<CloverEvent>, Rejection> {
+        if self.blind == Blind::Boss && self.run.boss.is_none() {
+            run::choose_boss(&mut self.run, content);
+        }
+        run::start_round(&mut self.run, content, self.blind).map_err(reject)?;
+        self.target = run::blind_target(
+            i64::from(self.run.ante),
+            self.run.rule("blind_scaling"),
+            self.blind,
+            self.run.rule("blind_multiplier"),
+        );
+        self.scored = 0;
+        self.deck = run::shuffled_deck(&mut self.run);
+        self.hand.clear();
+        self.draw();
+        self.phase = Phase::Playing;
+        Ok(vec![CloverEvent::BlindStarted {
+            blind: self.blind,
+            target: self.target,
+        }])
+    }
+
+    fn picked(&self, cards: &[u8]) -> Result<Vec<usize>, Rejection> {
+        let mut idx: Vec<usize> = cards.iter().map(|c| usize::from(*c)).collect();
+        idx.sort_unstable();
+        idx.dedup();
+        if idx.is_empty()
+            || idx.len() > 5
+            || idx.len() != cards.len()
+            || idx.iter().any(|i| *i >= self.hand.len())
+        {
+            return Err(Rejection::new(
+                "bad_cards",
+                "pick 1 to 5 different cards of your hand",
+            ));
+        }
+        Ok(idx)
+    }
+
+    /// Applies an action (on a copy, by `check`).
+    pub fn apply(
+        &mut self,
+        content: &Content,
+        action: &CloverAction,
+    ) -> Result<Vec<CloverEvent>, Rejection> {
+        let mut events = Vec::new();
+        match (self.phase, action) {
+            (Phase::SelectBlind, CloverAction::SelectBlind) => {
+                events = self.start_blind(content)?
+            }
+            (Phase::SelectBlind, CloverAction::SkipBlind) => {
+                if self.blind == Blind::Boss {
+                    return Err(Rejection::new(
+                        "cannot_skip",
+                        "the boss blind cannot be skipped",
+                    ));
+                }
+                let tags: Vec<String> = content.of_kind("tag").map(|t| t.id.clone()).collect();
+                let n = u32::try_from(tags.len()).unwrap_or(1).max(1);
+                let pick = self.run.streams.below("tag", n).map_err(effect)? as usize;
+                let tag = tags.get(pick).cloned().unwrap_or_default();
+                run::take_tag(&mut self.run, content, &tag).map_err(reject)?;
+                self.blind = if self.blind == Blind::Small {
+                    Blind::Big
+                } else {
+                    Blind::Boss
+                };
+                events.push(CloverEvent::BlindSkipped { tag });
+            }
+            (Phase::Playing, CloverAction::Play { cards }) => {
+                let idx = self.picked(cards)?;
+                let played: Vec<Card> = idx.iter().map(|&i| self.hand[i]).collect();
+                let held: Vec<Card> = (0..self.hand.len())
+                    .filter(|i| !idx.contains(i))
+                    .map(|i| self.hand[i])
+                    .collect();
+                self.run.hands_left -= 1;
+                let receipt =
+                    score_hand(&mut self.run, content, &played, &held, false).map_err(effect)?;
+                self.scored = self.scored.saturating_add(receipt.score);
+                self.hand = held;
+                events.push(CloverEvent::HandScored {
+                    hand: receipt.hand,
+                    score: receipt.score,
+                    total: self.scored,
+                });
+                if self.scored >= self.target {
+                    let hand = std::mem::take(&mut self.hand);
+                    let boss = self.blind == Blind::Boss;
+                    let ante = self.run.ante;
+                    run::end_round(&mut self.run, content, self.blind, &hand).map_err(reject)?;
+                    events.push(CloverEvent::BlindBeaten {
+                        money: self.run.money,
+                    });
+                    if boss {
+                        self.run.boss = None;
+                        if ante == 8 && !self.won {
+                            self.won = true;
+                            events.push(CloverEvent::RunWon);
+                        }
+                    }
+                    self.blind = match self.blind {
+                        Blind::Small => Blind::Big,
+                        Blind::Big => Blind::Boss,
+                        Blind::Boss => Blind::Small,
+                    };
+                    self.shop = run::enter_shop(&mut self.run, content).map_err(reject)?;
+                    self.rerolls = 0;
+                    self.phase = Phase::Shop;
+                } else if self.run.hands_left <= 0 {
+                    self.phase = Phase::Lost;
+                    events.push(CloverEvent::RunLost);
+                } else {
+                    self.draw();
+                }
+            }
+            (Phase::Playing, CloverAction::Discard { cards }) => {
+                if self.run.discards_left <= 0 {
+                    return Err(Rejection::new("no_discards", "no discards left"));
+                }
+                let idx = self.picked(cards)?;
+                self.run.discards_left -= 1;
+                self.hand = (0..self.hand.len())
+                    .filter(|i| !idx.contains(i))
+                    .map(|i| self.hand[i])
+                    .collect();
+                let mut steps = Vec::new();
+                for _ in &idx {
+                    self.run.scoring.keys = crate::score::key_cache(content, &self.run);
+                    turnstile_effects::Executor::new(&content.effects, &content.handlers)
+                        .resolve(
+                            &mut self.run,
+                            turnstile_effects::Event::new(turnstile_effects::Trigger::OnDiscard),
+                            &mut steps,
+                        )
+                        .map_err(effect)?;
+                }
+                self.draw();
+                events.push(CloverEvent::Discarded {
+                    count: u32::try_from(idx.len()).unwrap_or(0),
+                });
+            }
+            (Phase::Shop, CloverAction::Buy { slot }) => {
+                let offer = self
+                    .shop
+                    .get(usize::from(*slot))
+                    .cloned()
+                    .ok_or_else(|| Rejection::new("not_available", "no such offer"))?;
+                let (kind, id) = offer.split_once(':').unwrap_or(("", ""));
+                if kind == "joker" {
+                    run::buy_joker(&mut self.run, content, id).map_err(reject)?;
+                } else if kind == "voucher" {
+                    run::buy_voucher(&mut self.run, content, id).map_err(reject)?;
+                } else {
+                    let cost = content.catalog.get(&offer).map_or(0, |e| i64::from(e.cost));
+                    if self.run.money < cost {
+                        return Err(reject(RunError::NotEnoughMoney {
+                            cost,
+                            money: self.run.money,
+                        }));
+                    }
+                    if i64::try_from(self.run.consumables.len()).unwrap_or(i64::MAX)
+                        >= self.run.rule("consumable_slots")
+                    {
+                        return Err(Rejection::new(
+                            "no_consumable_slot",
+                            "every consumable slot is taken",
+                        ));
+                    }
+                    self.run.money -= cost;
+                    self.run.consumables.push(offer.clone());
+                }
+                self.shop.remove(usize::from(*slot));
+                events.push(CloverEvent::ShopChanged);
+            }
+            (Phase::Shop, CloverAction::Sell { slot }) => {
+                run::sell_joker(&mut self.run, content, usize::from(*slot)).map_err(reject)?;
+                events.push(CloverEvent::ShopChanged);
+            }
+            (Phase::Shop | Phase::SelectBlind | Phase::Playing, CloverAction::Use { index }) => {
+                run::use_consumable(&mut self.run, content, usize::from(*index)).map_err(reject)?;
+                events.push(CloverEvent::ShopChanged);
+            }
+            (Phase::Shop, CloverAction::Reroll) => {
+                // A reroll replaces the card slots; the voucher offer stays.
+                let vouchers: Vec<String> = self
+                    .shop
+                    .iter()
+                    .filter(|o| o.starts_with("voucher:"))
+                    .cloned()
+                    .collect();
+                self.shop =
+                    run::reroll_shop(&mut self.run, content, self.rerolls).map_err(reject)?;
+                self.shop.extend(vouchers);
+                self.rerolls += 1;
+                events.push(CloverEvent::ShopChanged);
+            }
+            (Phase::Shop, CloverAction::LeaveShop) => {
+                self.shop.clear();
+                self.phase = Phase::SelectBlind;
+                events.push(CloverEvent::ShopLeft);
+            }
+            _ => {
+                return Err(Rejection::new(
+                    "wrong_phase",
+                    format!("not now: {:?}", self.phase),
+                ))
+            }
+        }
+        self.run.scoring = crate::state::Scoring::default();
+        self.steps += 1;
+        Ok(events)
+    }
+}
+
+impl Game for Clover {
+    const ID: &'static str = "clover";
+    const CONTENT_KINDS: &'static [&'static str] = &["effects", "catalog"];
+    const STREAMS: &'static [&'static str] = crate::state::STREAMS.names();
+    const HIDDEN_INFORMATION: bool = true;
+
+    type Content = CloverContent;
+    type Config = CloverConfig;
+    type State = CloverState;
+    type Action = CloverAction;
+    type Event = CloverEvent;
+    type View = CloverView;
+    type Plan = (CloverState, Vec<CloverEvent>);
+
+    fn load_content(source: &BundleSource) -> Result<CloverContent, Vec<ContentProblem>> {
+        let mut files = Vec::new();
+        let mut problems = Vec::new();
+        for path in source.files.keys() {
+            if path.ends_with(".tsv")
+                || (path.ends_with(".json")
+                    && path != "content/bundle.json"
+                    && path != "bundle.json")
+            {
+                match source.text(path) {
+                    Ok(t) => files.push((path.clone(), t.to_owned())),
+                    Err(p) => problems.push(p),
+                }
+            }
+        }
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        CloverContent::from_files(files)
+    }
+
+    fn seat_range(_content: &CloverContent, _config: &CloverConfig) -> (u16, u16) {
+        (1, 1)
+    }
+
+    fn setup(
+        content: &CloverContent,
+        setup: MatchSetup<'_, CloverConfig>,
+    ) -> Result<CloverState, SetupError> {
+        let c = content.content();
+        if !c
+            .catalog
+            .contains_key(&format!("deck:{}", setup.config.deck))
+        {
+            return Err(SetupError::new(
+                "unknown_deck",
+                format!("no deck `{}`", setup.config.deck),
+            ));
+        }
+        let mut run = RunState::new(setup.seed, setup.config.stake, &setup.config.deck)
+            .map_err(|e| SetupError::new("bad_seed", e.message))?;
+        run::start_run(&mut run, c).map_err(|e| SetupError::new(e.code(), e.to_string()))?;
+        run.scoring = crate::state::Scoring::default();
+        Ok(CloverState {
+            run,
+            phase: Phase::SelectBlind,
+            blind: Blind::Small,
+            deck: Vec::new(),
+            hand: Vec::new(),
+            scored: 0,
+            target: 0,
+            shop: Vec::new(),
+            rerolls: 0,
+            won: false,
+            steps: 0,
+        })
+    }
+
+    fn legal_actions(
+        _content: &CloverContent,
+        state: &CloverState,
+        _seat: Seat,
+    ) -> Vec<ActionKind> {
+        let kinds: &[&str] = match state.phase {
+            Phase::SelectBlind => &["selectBlind", "skipBlind", "use"],
+            Phase::Playing => &["play", "discard", "use"],
+            Phase::Shop => &["buy", "sell", "use", "reroll", "leaveShop"],
+            Phase::Lost => &[],
+        };
+        kinds.iter().map(|k| ActionKind::bare(k)).collect()
+    }
+
+    fn enumerate_actions(
+        _content: &CloverContent,
+        state: &CloverState,
+        _seat: Seat,
+    ) -> Vec<CloverAction> {
+        let mut out = Vec::new();
+        match state.phase {
+            Phase::SelectBlind => {
+                out.push(CloverAction::SelectBlind);
+                out.push(CloverAction::SkipBlind);
+            }
+            Phase::Playing => {
+                let n = u8::try_from(state.hand.len()).unwrap_or(0);
+                for i in 0..n {
+                    out.push(CloverAction::Play { cards: vec![i] });
+                    out.push(CloverAction::Discard { cards: vec![i] });
+                }
+            }
+            Phase::Shop => {
+                for slot in 0..u8::try_from(state.shop.len()).unwrap_or(0) {
+                    out.push(CloverAction::Buy { slot });
+                }
+                out.push(CloverAction::Reroll);
+                out.push(CloverAction::LeaveShop);
+            }
+            Phase::Lost => {}
+        }
+        out
+    }
+
+    fn check(
+        content: &CloverContent,
+        state: &CloverState,
+        _ctx: CommandContext,
+        action: &CloverAction,
+    ) -> Result<Self::Plan, Rejection> {
+        let mut next = state.clone();
+        let events = next.apply(content.content(), action)?;
+        Ok((next, events))
+    }
+
+    fn commit(
+        _content: &CloverContent,
+        state: &mut CloverState,
+        _ctx: CommandContext,
+        plan: Self::Plan,
+    ) -> Vec<CloverEvent> {
+        *state = plan.0;
+        plan.1
+    }
+
+    fn view(_content: &CloverContent, state: &CloverState, _viewer: Viewer) -> CloverView {
+        let r = &state.run;
+        CloverView {
+            phase: state.phase,
+            ante: r.ante,
+            blind: state.blind,
+            target: state.target,
+            scored: state.scored,
+            money: r.money,
+            hands_left: r.hands_left,
+            discards_left: r.discards_left,
+            hand: state.hand.clone(),
+            deck_count: u32::try_from(state.deck.len()).unwrap_or(0),
+            jokers: r.jokers.clone(),
+            consumables: r.consumables.clone(),
+            shop: state.shop.clone(),
+            levels: r.levels.clone(),
+            boss: r.boss.clone(),
+            won: state.won,
+        }
+    }
+
+    fn status(_content: &CloverContent, state: &CloverState) -> MatchStatus {
+        match state.phase {
+            Phase::Lost => MatchStatus::Finished {
+                outcome: Outcome {
+                    kind: if state.won {
+                        "wonThenLost".into()
+                    } else {
+                        "lost".into()
+                    },
+                    winners: if state.won { vec![Seat(0)] } else { Vec::new() },
+                },
+            },
+            _ => MatchStatus::Active,
+        }
+    }
+
+    fn step(state: &CloverState) -> u64 {
+        state.steps
+    }
+}
+
+/// A greedy bot: always plays the blind; plays the 5-or-fewer card subset with the highest
+/// hand (then most rank chips); buys the first affordable joker; never rerolls.
+pub fn bot_action(content: &Content, state: &CloverState) -> Option<CloverAction> {
+    match state.phase {
+        Phase::SelectBlind => Some(CloverAction::SelectBlind),
+        Phase::Playing => {
+            let n = state.hand.len();
+            let mut best: Option<((HandType, i64), Vec<u8>)> = None;
+            for mask in 1u32..(1u32 << n) {
+                if mask.count_ones() > 5 {
+                    continue;
+                }
+                let idx: Vec<usize> = (0..n).filter(|i| mask & (1 << i) != 0).collect();
+                let cards: Vec<Card> = idx.iter().map(|&i| state.hand[i]).collect();
+                let d = crate::hands::detect(
+                    &cards,
+                    &vec![false; cards.len()],
+                    crate::hands::DetectionRules::default(),
+                );
+                let chips: i64 = d.scoring.iter().map(|&i| cards[i].chips()).sum();
+                let key = (d.hand.unwrap_or(HandType::HighCard), chips);
+                if best.as_ref().is_none_or(|(k, _)| key > *k) {
+                    best = Some((
+                        key,
+                        idx.iter().map(|&i| u8::try_from(i).unwrap_or(0)).collect(),
+                    ));
+                }
+            }
+            best.map(|(_, cards)| CloverAction::Play { cards })
+        }
+        Phase::Shop => {
+            let slots = state.run.rule("joker_slots");
+            for (i, offer) in state.shop.iter().enumerate() {
+                let cost = content
+                    .catalog
+                    .get(offer)
+                    .map_or(i64::MAX, |e| i64::from(e.cost));
+                if offer.starts_with("joker:")
+                    && cost <= state.run.money
+                    && (state.run.jokers.len() as i64) < slots
+                {
+                    return Some(CloverAction::Buy {
+                        slot: u8::try_from(i).unwrap_or(0),
+                    });
+                }
+            }
+            Some(CloverAction::LeaveShop)
+        }
+        Phase::Lost => None,
+    }
+}

@@ -1,0 +1,359 @@
+//! Scoring a played hand in the full order of clover-facts.md ("Evaluation order, in full"),
+//! on the one effect executor: every change is a row that acted, and every row that acted is
+//! a step of the receipt, in order.
+//!
+//! 1. detect (rules apply inside detection); 2. `BeforeScoring` over the jokers; 3. base values
+//!    from the level, then the boss's halving rule; 4. each scoring card left to right:
+//!    `OnScoredRepeat` gathers repetitions (red seal, jokers), then per repetition
+//!    `OnCardScored` over the card's own base, enhancement, seal, edition, then the jokers;
+//! 5. each held card: `OnCardHeld` (enhancement, then jokers), repeated by `OnHeldRepeat`
+//!    only when it produced an effect; 6. each joker: its edition's `OnHandPlayed` rows
+//!    (foil, holographic), its own `OnHandPlayed` rows, `OnJokerEffect` over all jokers (what
+//!    they grant it), its edition's `OnJokerDone` rows (polychrome); then `OnFinalScore`
+//!    (consumables, deck); 7. `floor(chips × mult)` once, saturating and reported; then
+//!    `AfterScoring` per scored card (glass breaking).
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use turnstile_core::determinism::fixed::mul_int;
+use turnstile_core::determinism::Fixed;
+use turnstile_effects::{
+    EffectError, Event, Executor, Number, Step, StepKind, Target, ThingId, Trigger,
+};
+
+use crate::cards::{Card, Edition, Enhancement, Seal};
+use crate::content::Content;
+use crate::hands::{detect, DetectionRules, HandType};
+use crate::state::{KeyCache, RunState, Scoring, HELD, PLAYED, SLOT};
+
+/// The receipt of one scored hand.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ScoreReceipt {
+    /// The detected hand (`None` when nothing was played).
+    pub hand: Option<HandType>,
+    /// Whether the boss forbade the hand (it scores 0).
+    pub not_allowed: bool,
+    /// Indices of the scoring cards, played order.
+    pub scoring: Vec<u32>,
+    /// Chips before the multiplication.
+    pub chips: i64,
+    /// Mult before the multiplication.
+    pub mult: Fixed,
+    /// `floor(chips × mult)`.
+    pub score: i64,
+    /// Whether any step (or the product) saturated.
+    pub saturated: bool,
+    /// Played cards destroyed after scoring (glass), indices.
+    pub destroyed: Vec<u32>,
+    /// Every step, in order (empty when steps were not recorded).
+    pub steps: Vec<Step>,
+}
+
+/// Why scoring stopped.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ScoreError {
+    /// The executor stopped.
+    #[error("{0}")]
+    Effect(#[from] EffectError),
+    /// More than 5 cards played.
+    #[error("at most 5 cards may be played, not {0} (too_many_cards)")]
+    TooManyCards(u32),
+}
+
+impl ScoreError {
+    /// The stable code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ScoreError::Effect(e) => e.code(),
+            ScoreError::TooManyCards(_) => "too_many_cards",
+        }
+    }
+}
+
+/// Looks the fixed owners' keys up once.
+pub(crate) fn key_cache(content: &Content, run: &RunState) -> KeyCache {
+    let t = &content.effects;
+    let k = |s: Option<&str>| s.and_then(|s| t.owner_key(s));
+    let enh = [
+        Enhancement::None,
+        Enhancement::Bonus,
+        Enhancement::Mult,
+        Enhancement::Wild,
+        Enhancement::Glass,
+        Enhancement::Steel,
+        Enhancement::Stone,
+        Enhancement::Gold,
+        Enhancement::Lucky,
+    ];
+    let ed = [
+        Edition::None,
+        Edition::Foil,
+        Edition::Holographic,
+        Edition::Polychrome,
+        Edition::Negative,
+    ];
+    let seals = [Seal::None, Seal::Gold, Seal::Red, Seal::Blue, Seal::Purple];
+    KeyCache {
+        base: t.owner_key("card:base"),
+        enhancement: enh.map(|e| k(e.owner())),
+        edition: ed.map(|e| k(e.owner())),
+        seal: seals.map(|e| k(e.owner())),
+        jokers: run
+            .jokers
+            .iter()
+            .map(|j| t.owner_key(&format!("joker:{}", j.id)))
+            .collect(),
+        built_for: Some((run.jokers.iter().map(|j| j.id.clone()).collect(), t.len())),
+    }
+}
+
+/// The cache `run` holds if it was built for the same jokers and table, else a new one.
+fn cached_keys(content: &Content, run: &mut RunState) -> KeyCache {
+    let keys = std::mem::take(&mut run.scoring.keys);
+    let fresh = match &keys.built_for {
+        Some((ids, rows)) => {
+            *rows != content.effects.len()
+                || ids.len() != run.jokers.len()
+                || ids.iter().zip(&run.jokers).any(|(a, b)| *a != b.id)
+        }
+        None => true,
+    };
+    if fresh {
+        key_cache(content, run)
+    } else {
+        keys
+    }
+}
+
+/// The debuff rules, read once per score.
+struct Debuffs {
+    suits: [bool; 4],
+    faces: bool,
+    all_faces: bool,
+}
+
+impl Debuffs {
+    fn of(run: &RunState) -> Debuffs {
+        Debuffs {
+            suits: [
+                run.rule("debuff_spades") != 0,
+                run.rule("debuff_hearts") != 0,
+                run.rule("debuff_clubs") != 0,
+                run.rule("debuff_diamonds") != 0,
+            ],
+            faces: run.rule("debuff_faces") != 0,
+            all_faces: run.rule("all_faces") != 0,
+        }
+    }
+
+    fn debuffed(&self, card: &Card) -> bool {
+        (!card.is_stone() && self.suits[card.suit.index()])
+            || (self.faces && card.is_face(self.all_faces))
+    }
+}
+
+fn synthetic(owner: &str, operation: &str, before: Number, after: Number) -> Step {
+    Step {
+        kind: StepKind::Instant,
+        owner: Arc::from(owner),
+        anchor: Target::Seat(turnstile_core::Seat(0)),
+        row: 0,
+        trigger: Arc::from("Base"),
+        operation: Arc::from(operation),
+        subject: None,
+        target: Target::Seat(turnstile_core::Seat(0)),
+        before,
+        after,
+    }
+}
+
+/// Scores `played` with `held` in hand, against the run's jokers, levels, rules and money.
+/// With `record` false no step list is kept (the receipt's `steps` is empty).
+pub fn score_hand(
+    run: &mut RunState,
+    content: &Content,
+    played: &[Card],
+    held: &[Card],
+    record: bool,
+) -> Result<ScoreReceipt, ScoreError> {
+    if played.len() > 5 {
+        return Err(ScoreError::TooManyCards(
+            u32::try_from(played.len()).unwrap_or(u32::MAX),
+        ));
+    }
+    let keys = cached_keys(content, run);
+    let rules_now = Debuffs::of(run);
+    let debuffs: Vec<bool> = played.iter().map(|c| rules_now.debuffed(c)).collect();
+    let held_debuffs: Vec<bool> = held.iter().map(|c| rules_now.debuffed(c)).collect();
+    let rules = DetectionRules {
+        four_fingers: run.rule("four_fingers") != 0,
+        shortcut: run.rule("shortcut") != 0,
+        smeared: run.rule("smeared") != 0,
+        splash: run.rule("splash") != 0,
+    };
+    let detected = detect(played, &debuffs, rules);
+    let all_faces = run.rule("all_faces") != 0;
+    let first_face = detected
+        .scoring
+        .iter()
+        .copied()
+        .find(|&i| played[i].is_face(all_faces) && !debuffs[i]);
+    let mut old = std::mem::take(&mut run.scoring);
+    old.played.clear();
+    old.played.extend_from_slice(played);
+    old.held.clear();
+    old.held.extend_from_slice(held);
+    old.destroyed.clear();
+    run.scoring = Scoring {
+        played: old.played,
+        held: old.held,
+        debuffed: debuffs,
+        held_debuffed: held_debuffs,
+        detected,
+        chips: 0,
+        mult: Fixed::ZERO,
+        saturated: false,
+        repetitions: 0,
+        first_face,
+        destroyed: old.destroyed,
+        acting: None,
+        keys,
+        smeared: rules.smeared,
+        all_faces,
+    };
+    let mut steps = Vec::new();
+    let Some(hand) = run.scoring.detected.hand else {
+        return Ok(receipt(run, None, false, 0, steps));
+    };
+    let not_allowed = usize::try_from(run.rule("min_cards")).unwrap_or(0) > played.len();
+    if not_allowed {
+        return Ok(receipt(run, Some(hand), true, 0, steps));
+    }
+    let mut exec = Executor::new(&content.effects, &content.handlers).recording(record);
+    let seat = turnstile_core::Seat(0);
+    macro_rules! fire {
+        ($event:expr) => {{
+            let r = exec.resolve(run, $event, &mut steps)?;
+            if !record {
+                steps.clear();
+            }
+            r
+        }};
+    }
+    // 2. Before.
+    fire!(Event::new(Trigger::BeforeScoring).by(seat));
+    if let Some(count) = run.played_counts.get_mut(hand.index()) {
+        *count = count.saturating_add(1);
+    }
+    // 3. Base values, then the boss's halving.
+    let (chips, mult) = hand.values(run.levels.get(hand.index()).copied().unwrap_or(1));
+    run.scoring.chips = chips;
+    run.scoring.mult = Fixed::from_int(mult);
+    if record {
+        steps.push(synthetic(
+            &format!("hand:{}", hand.name()),
+            "Base",
+            Number::Int(0),
+            Number::Int(chips),
+        ));
+        steps.push(synthetic(
+            &format!("hand:{}", hand.name()),
+            "BaseMult",
+            Number::Fixed(Fixed::ZERO),
+            Number::Fixed(run.scoring.mult),
+        ));
+    }
+    if run.rule("halve_base") != 0 {
+        let before = run.scoring.mult;
+        let halved_mult = ((mult + 1).div_euclid(2)).max(1);
+        let halved_chips = ((chips + 1).div_euclid(2)).max(0);
+        run.scoring.mult = Fixed::from_int(halved_mult);
+        run.scoring.chips = halved_chips;
+        if record {
+            let boss = run.boss.clone().unwrap_or_default();
+            steps.push(synthetic(
+                &boss,
+                "HalveChips",
+                Number::Int(chips),
+                Number::Int(halved_chips),
+            ));
+            steps.push(synthetic(
+                &boss,
+                "HalveMult",
+                Number::Fixed(before),
+                Number::Fixed(run.scoring.mult),
+            ));
+        }
+    }
+    // 4. Scoring cards.
+    let scoring = run.scoring.detected.scoring.clone();
+    for &i in &scoring {
+        if run.scoring.debuffed.get(i).copied().unwrap_or(false) {
+            continue;
+        }
+        let card = Target::Thing(ThingId(PLAYED + i as u32));
+        run.scoring.repetitions = 1;
+        fire!(Event::new(Trigger::OnScoredRepeat).by(seat).at(card));
+        let reps = run.scoring.repetitions.clamp(1, 64);
+        for _ in 0..reps {
+            fire!(Event::new(Trigger::OnCardScored).by(seat).at(card));
+        }
+    }
+    // 5. Held cards.
+    for i in 0..run.scoring.held.len() {
+        if run.scoring.held_debuffed.get(i).copied().unwrap_or(false) {
+            continue;
+        }
+        let card = Target::Thing(ThingId(HELD + i as u32));
+        let first = fire!(Event::new(Trigger::OnCardHeld).by(seat).at(card));
+        if first.steps == 0 {
+            continue;
+        }
+        run.scoring.repetitions = 1;
+        fire!(Event::new(Trigger::OnHeldRepeat).by(seat).at(card));
+        let reps = run.scoring.repetitions.clamp(1, 64);
+        for _ in 1..reps {
+            fire!(Event::new(Trigger::OnCardHeld).by(seat).at(card));
+        }
+    }
+    // 6. Jokers, then consumables and the deck.
+    for slot in 0..run.jokers.len() {
+        let joker = Target::Thing(ThingId(SLOT + slot as u32));
+        fire!(Event::new(Trigger::OnHandPlayed).by(seat).from(joker));
+        fire!(Event::new(Trigger::OnJokerEffect).by(seat).at(joker));
+        fire!(Event::new(Trigger::OnJokerDone).by(seat).from(joker));
+    }
+    fire!(Event::new(Trigger::OnFinalScore).by(seat));
+    // 7. chips × mult, once.
+    let product = mul_int(run.scoring.chips, run.scoring.mult);
+    run.scoring.saturated |= product.saturated;
+    let score = product.value.max(0);
+    for &i in &scoring {
+        let card = Target::Thing(ThingId(PLAYED + i as u32));
+        fire!(Event::new(Trigger::AfterScoring).by(seat).at(card));
+    }
+    Ok(receipt(run, Some(hand), false, score, steps))
+}
+
+fn receipt(
+    run: &RunState,
+    hand: Option<HandType>,
+    not_allowed: bool,
+    score: i64,
+    steps: Vec<Step>,
+) -> ScoreReceipt {
+    let s = &run.scoring;
+    ScoreReceipt {
+        hand,
+        not_allowed,
+        scoring: s.detected.scoring.iter().map(|&i| i as u32).collect(),
+        chips: if not_allowed { 0 } else { s.chips },
+        mult: if not_allowed { Fixed::ZERO } else { s.mult },
+        score,
+        saturated: s.saturated,
+        destroyed: s.destroyed.iter().map(|&i| i as u32).collect(),
+        steps,
+    }
+}

@@ -1,0 +1,855 @@
+//! The run's state and its face to the effect executor: [`RunState`] implements
+//! `turnstile_effects::EffectHost`. It says who is present for each moment, in the order the
+//! rules fix (deck, stake, vouchers, boss, jokers, tags for rebuilds; the card's own
+//! enhancement, seal and edition then the jokers for a scored card; ...), what the formula
+//! variables are worth, and how the scoring tally, money, levels and rules change.
+//!
+//! Rules (hand size, discards, detection rules, boss debuffs, ...) are rule resources: never
+//! changed in place, rebuilt from defaults by the executor's layers (docs/clover.md).
+
+use serde::{Deserialize, Serialize};
+use turnstile_core::determinism::{Chance, Fixed, StreamTable, Streams};
+use turnstile_effects::{
+    Change, EffectHost, EffectLedger, Event, HostError, OwnerInstance, OwnerKey, Owners,
+    RowContext, ScaleMode, Scope, StatusBoard, Target, ThingId, Trigger,
+};
+use turnstile_formula::{Type, Value, VariableSchema};
+
+use crate::cards::{Card, Suit};
+use crate::hands::{Detected, HandType};
+
+/// The named random streams of clover: the spec's ten, then one per further purpose.
+pub const STREAMS: StreamTable = StreamTable::new(&[
+    "shuffle",
+    "shop_slot",
+    "shop_rarity",
+    "shop_voucher",
+    "pack",
+    "joker_proc",
+    "card_proc",
+    "boss",
+    "tag",
+    "misprint",
+    "edition",
+    "sticker",
+    "consumable_proc",
+    "round_target",
+    "deck_gen",
+    "shop_pick",
+]);
+
+/// The rule resources, with their defaults (layer 1). Index = position.
+pub const RULES: &[(&str, i64)] = &[
+    ("hand_size", 8),
+    ("hands", 4),
+    ("discards", 3),
+    ("joker_slots", 5),
+    ("consumable_slots", 2),
+    ("four_fingers", 0),
+    ("shortcut", 0),
+    ("smeared", 0),
+    ("all_faces", 0),
+    ("splash", 0),
+    ("halve_base", 0),
+    ("debuff_spades", 0),
+    ("debuff_hearts", 0),
+    ("debuff_clubs", 0),
+    ("debuff_diamonds", 0),
+    ("debuff_faces", 0),
+    ("min_cards", 0),
+    ("chance_factor", 1),
+    ("interest_cap", 25),
+    ("shop_slots", 2),
+    ("reroll_cost", 5),
+    ("small_blind_reward", 3),
+    ("blind_scaling", 1),
+    ("interest", 1),
+    ("blind_multiplier", 1),
+];
+
+/// The index of rule `name` in [`RULES`].
+pub fn rule_index(name: &str) -> Option<usize> {
+    RULES.iter().position(|(n, _)| *n == name)
+}
+
+/// The formula variables effect rows may read, in slot order.
+pub const VARIABLES: &[(&str, Type)] = &[
+    ("card.rank", Type::Int),
+    ("card.spades", Type::Bool),
+    ("card.hearts", Type::Bool),
+    ("card.clubs", Type::Bool),
+    ("card.diamonds", Type::Bool),
+    ("card.face", Type::Bool),
+    ("card.first", Type::Bool),
+    ("card.firstFace", Type::Bool),
+    ("card.chips", Type::Int),
+    ("hand.type", Type::Int),
+    ("hand.hasPair", Type::Bool),
+    ("hand.hasTwoPair", Type::Bool),
+    ("hand.hasThree", Type::Bool),
+    ("hand.hasFour", Type::Bool),
+    ("hand.hasStraight", Type::Bool),
+    ("hand.hasFlush", Type::Bool),
+    ("hand.played", Type::Int),
+    ("run.discardsLeft", Type::Int),
+    ("run.handsLeft", Type::Int),
+    ("run.money", Type::Int),
+    ("run.jokers", Type::Int),
+    ("held.lowestChips", Type::Int),
+    ("held.allDark", Type::Bool),
+    ("scored.suits", Type::Int),
+    ("scored.clubAndOther", Type::Bool),
+    ("self.counter", Type::Int),
+    ("target.rarity", Type::Int),
+    ("card.enhanced", Type::Bool),
+    ("hand.timesPlayed", Type::Int),
+];
+
+/// The variable schema of [`VARIABLES`].
+pub fn variable_schema() -> VariableSchema {
+    VariableSchema::from_declarations(VARIABLES.iter().copied()).unwrap_or_default()
+}
+
+/// How a copying joker finds what it copies.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "camelCase")]
+pub enum Copies {
+    /// It copies nothing.
+    #[default]
+    None,
+    /// It acts as its right neighbour.
+    Right,
+    /// It acts as the leftmost joker.
+    Leftmost,
+}
+
+/// A joker in a slot.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Joker {
+    /// Its content id (`joker:<id>` owns its rows).
+    pub id: String,
+    /// Its edition.
+    #[serde(default)]
+    pub edition: crate::cards::Edition,
+    /// Its own counter (scaling jokers).
+    #[serde(default)]
+    pub counter: i64,
+    /// 1 common, 2 uncommon, 3 rare, 4 legendary.
+    #[serde(default = "one")]
+    pub rarity: u8,
+    /// Whether it copies another joker.
+    #[serde(default)]
+    pub copies: Copies,
+}
+
+fn one() -> u8 {
+    1
+}
+
+/// Thing ids: played cards, held cards, joker slots.
+pub(crate) const PLAYED: u32 = 1000;
+pub(crate) const HELD: u32 = 2000;
+pub(crate) const SLOT: u32 = 3000;
+
+/// The tally and context of the hand being scored (not serialized: it lives for one score).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Scoring {
+    /// The played cards, in played order.
+    pub played: Vec<Card>,
+    /// The cards held in hand.
+    pub held: Vec<Card>,
+    /// Debuffed played cards.
+    pub debuffed: Vec<bool>,
+    /// Debuffed held cards.
+    pub held_debuffed: Vec<bool>,
+    /// The detection.
+    pub detected: Detected,
+    /// Chips so far.
+    pub chips: i64,
+    /// Mult so far.
+    pub mult: Fixed,
+    /// Whether any step saturated.
+    pub saturated: bool,
+    /// Repetitions gathered for the card being evaluated.
+    pub repetitions: i64,
+    /// The first scoring face card's index.
+    pub first_face: Option<usize>,
+    /// Played cards destroyed after scoring (indices).
+    pub destroyed: Vec<usize>,
+    /// The owner an `OnUse`/`OnBuy`/`OnSell` event is about.
+    pub acting: Option<String>,
+    /// Cached owner keys: `card:base`, enhancements, editions, seals.
+    pub(crate) keys: KeyCache,
+    /// The `smeared` rule, read once per score.
+    pub smeared: bool,
+    /// The `all_faces` rule, read once per score.
+    pub all_faces: bool,
+}
+
+/// Owner keys looked up once per table, so listing owners costs no string lookups.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct KeyCache {
+    pub base: Option<OwnerKey>,
+    pub enhancement: [Option<OwnerKey>; 9],
+    pub edition: [Option<OwnerKey>; 5],
+    pub seal: [Option<OwnerKey>; 5],
+    pub jokers: Vec<Option<OwnerKey>>,
+    /// What the cache was built for: the joker ids and the table's row count.
+    pub built_for: Option<(Vec<String>, usize)>,
+}
+
+/// The run: everything a fingerprint covers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunState {
+    /// Stake, 1 (White) .. 8.
+    pub stake: u8,
+    /// The deck's id (`deck:<id>` owns its rows).
+    pub deck: String,
+    /// Money.
+    pub money: i64,
+    /// Ante.
+    pub ante: u32,
+    /// Round number (from 1).
+    pub round: u32,
+    /// Hands left this round.
+    pub hands_left: i64,
+    /// Discards left this round.
+    pub discards_left: i64,
+    /// Hand levels, lowest hand first (12 entries).
+    pub levels: Vec<u32>,
+    /// Times each hand was played.
+    pub played_counts: Vec<u32>,
+    /// Jokers in slot order.
+    pub jokers: Vec<Joker>,
+    /// Consumables held (owner refs: `planet:...`).
+    pub consumables: Vec<String>,
+    /// Vouchers bought.
+    pub vouchers: Vec<String>,
+    /// Tags held (owner refs: `tag:...`).
+    pub tags: Vec<String>,
+    /// The boss of this ante, if chosen.
+    pub boss: Option<String>,
+    /// Whether the boss blind is being played (its rules apply only then).
+    pub boss_active: bool,
+    /// The rule values, [`RULES`] order.
+    pub rules: Vec<i64>,
+    /// Lingering rule changes.
+    pub ledger: EffectLedger,
+    /// The named streams.
+    pub streams: Streams,
+    /// Statuses (clover has none; the host contract asks for a board).
+    pub statuses: StatusBoard,
+    /// The hand being scored.
+    #[serde(skip)]
+    pub scoring: Scoring,
+}
+
+impl RunState {
+    /// A new run at ante 1 on a seed, stake and deck.
+    pub fn new(seed: &str, stake: u8, deck: &str) -> Result<RunState, HostError> {
+        let streams =
+            Streams::new(seed, &STREAMS).map_err(|e| HostError::new("bad_seed", e.to_string()))?;
+        Ok(RunState {
+            stake: stake.clamp(1, 8),
+            deck: deck.to_owned(),
+            money: 4,
+            ante: 1,
+            round: 0,
+            hands_left: 4,
+            discards_left: 3,
+            levels: vec![1; 12],
+            played_counts: vec![0; 12],
+            jokers: Vec::new(),
+            consumables: Vec::new(),
+            vouchers: Vec::new(),
+            tags: Vec::new(),
+            boss: None,
+            boss_active: false,
+            rules: RULES.iter().map(|(_, v)| *v).collect(),
+            ledger: EffectLedger::new(),
+            streams,
+            statuses: StatusBoard::default(),
+            scoring: Scoring::default(),
+        })
+    }
+
+    /// The value of rule `name` (0 if unknown).
+    pub fn rule(&self, name: &str) -> i64 {
+        rule_index(name)
+            .and_then(|i| self.rules.get(i).copied())
+            .unwrap_or(0)
+    }
+
+    /// The joker slot a copying joker finally acts as (itself when it copies nothing).
+    pub fn effective_slot(&self, slot: usize) -> Option<usize> {
+        let mut at = slot;
+        for _ in 0..=self.jokers.len() {
+            match self.jokers.get(at)?.copies {
+                Copies::None => return Some(at),
+                Copies::Right => at += 1,
+                Copies::Leftmost => {
+                    if at == 0 {
+                        return None;
+                    }
+                    at = 0;
+                }
+            }
+        }
+        None
+    }
+
+    fn push_joker(&self, slot: usize, owners: &mut Owners<'_>) {
+        let Some(at) = self.effective_slot(slot) else {
+            return;
+        };
+        let key = match self.scoring.keys.jokers.get(at) {
+            Some(Some(key)) => Some(*key),
+            Some(None) => None,
+            None => self
+                .jokers
+                .get(at)
+                .and_then(|j| owners.table().owner_key(&format!("joker:{}", j.id))),
+        };
+        if let Some(key) = key {
+            owners.push_key(
+                key,
+                Target::Thing(ThingId(SLOT + at as u32)),
+                Some(turnstile_core::Seat(0)),
+            );
+        }
+    }
+
+    fn push_jokers(&self, owners: &mut Owners<'_>) {
+        for slot in 0..self.jokers.len() {
+            self.push_joker(slot, owners);
+        }
+    }
+
+    fn push_str(owners: &mut Owners<'_>, owner: &str) {
+        owners.push(
+            owner,
+            Target::Seat(turnstile_core::Seat(0)),
+            Some(turnstile_core::Seat(0)),
+        );
+    }
+
+    fn push_cached(owners: &mut Owners<'_>, key: Option<OwnerKey>, anchor: Target) {
+        if let Some(key) = key {
+            owners.push_key(key, anchor, Some(turnstile_core::Seat(0)));
+        }
+    }
+
+    /// The card a context speaks of: its target if that is a card, else the event's target.
+    fn card_of(&self, context: &RowContext<'_>) -> Option<(Card, bool, usize)> {
+        let pick = |t: Target| match t {
+            Target::Thing(ThingId(n)) if (PLAYED..HELD).contains(&n) => self
+                .scoring
+                .played
+                .get((n - PLAYED) as usize)
+                .map(|c| (*c, false, (n - PLAYED) as usize)),
+            Target::Thing(ThingId(n)) if (HELD..SLOT).contains(&n) => self
+                .scoring
+                .held
+                .get((n - HELD) as usize)
+                .map(|c| (*c, true, (n - HELD) as usize)),
+            _ => None,
+        };
+        pick(context.target).or_else(|| context.event.target.and_then(pick))
+    }
+
+    fn smeared(&self) -> bool {
+        self.scoring.smeared
+    }
+
+    /// The hand being scored.
+    pub fn hand(&self) -> HandType {
+        self.scoring.detected.hand.unwrap_or(HandType::HighCard)
+    }
+
+    fn set_rule_value(&mut self, name: &str, value: i64) -> Result<(), HostError> {
+        let i = rule_index(name)
+            .ok_or_else(|| HostError::no_resource(Target::Seat(turnstile_core::Seat(0)), name))?;
+        if let Some(slot) = self.rules.get_mut(i) {
+            *slot = value;
+        }
+        Ok(())
+    }
+}
+
+impl EffectHost for RunState {
+    fn seat_count(&self) -> u16 {
+        1
+    }
+
+    fn round(&self) -> u32 {
+        self.round
+    }
+
+    fn owners(&self, event: &Event, owners: &mut Owners<'_>) {
+        let seat = Target::Seat(turnstile_core::Seat(0));
+        let keys = &self.scoring.keys;
+        match &event.trigger {
+            Trigger::Passive => {
+                for stake in 1..=self.stake {
+                    RunState::push_str(owners, &format!("stake:s{stake}"));
+                }
+                RunState::push_str(owners, &format!("deck:{}", self.deck));
+                for v in &self.vouchers {
+                    RunState::push_str(owners, v);
+                }
+                if self.boss_active {
+                    if let Some(boss) = &self.boss {
+                        RunState::push_str(owners, boss);
+                    }
+                }
+                self.push_jokers(owners);
+                for t in &self.tags {
+                    RunState::push_str(owners, t);
+                }
+            }
+            Trigger::OnCardScored | Trigger::OnScoredRepeat | Trigger::AfterScoring => {
+                let Some(Target::Thing(ThingId(n))) = event.target else {
+                    return;
+                };
+                let Some(card) = self.scoring.played.get(n.saturating_sub(PLAYED) as usize) else {
+                    return;
+                };
+                let anchor = Target::Thing(ThingId(n));
+                match event.trigger {
+                    Trigger::OnCardScored => {
+                        RunState::push_cached(owners, keys.base, anchor);
+                        RunState::push_cached(
+                            owners,
+                            keys.enhancement[card.enhancement as usize],
+                            anchor,
+                        );
+                        RunState::push_cached(owners, keys.seal[card.seal as usize], anchor);
+                        RunState::push_cached(owners, keys.edition[card.edition as usize], anchor);
+                        self.push_jokers(owners);
+                    }
+                    Trigger::OnScoredRepeat => {
+                        RunState::push_cached(owners, keys.seal[card.seal as usize], anchor);
+                        self.push_jokers(owners);
+                    }
+                    _ => {
+                        RunState::push_cached(
+                            owners,
+                            keys.enhancement[card.enhancement as usize],
+                            anchor,
+                        );
+                    }
+                }
+            }
+            Trigger::OnCardHeld | Trigger::OnHeldRepeat | Trigger::OnRoundEnd
+                if matches!(event.target, Some(Target::Thing(_))) =>
+            {
+                let Some(Target::Thing(ThingId(n))) = event.target else {
+                    return;
+                };
+                let Some(card) = self.scoring.held.get(n.saturating_sub(HELD) as usize) else {
+                    return;
+                };
+                let anchor = Target::Thing(ThingId(n));
+                match event.trigger {
+                    Trigger::OnCardHeld => {
+                        RunState::push_cached(
+                            owners,
+                            keys.enhancement[card.enhancement as usize],
+                            anchor,
+                        );
+                        self.push_jokers(owners);
+                    }
+                    Trigger::OnHeldRepeat => {
+                        RunState::push_cached(owners, keys.seal[card.seal as usize], anchor);
+                        self.push_jokers(owners);
+                    }
+                    _ => {
+                        RunState::push_cached(
+                            owners,
+                            keys.enhancement[card.enhancement as usize],
+                            anchor,
+                        );
+                        RunState::push_cached(owners, keys.seal[card.seal as usize], anchor);
+                    }
+                }
+            }
+            Trigger::OnHandPlayed | Trigger::OnJokerDone => {
+                let Some(Target::Thing(ThingId(n))) = event.source else {
+                    return;
+                };
+                let slot = n.saturating_sub(SLOT) as usize;
+                let Some(joker) = self.jokers.get(slot) else {
+                    return;
+                };
+                let anchor = Target::Thing(ThingId(n));
+                RunState::push_cached(owners, keys.edition[joker.edition as usize], anchor);
+                if event.trigger == Trigger::OnHandPlayed {
+                    self.push_joker(slot, owners);
+                }
+            }
+            Trigger::OnFinalScore => {
+                for c in &self.consumables {
+                    RunState::push_str(owners, c);
+                }
+                RunState::push_str(owners, &format!("deck:{}", self.deck));
+            }
+            Trigger::OnUse | Trigger::OnBuy | Trigger::OnSell => {
+                if let Some(Target::Thing(ThingId(n))) = event.source {
+                    if n >= SLOT {
+                        self.push_joker(n.saturating_sub(SLOT) as usize, owners);
+                    }
+                } else if let Some(acting) = &self.scoring.acting {
+                    RunState::push_str(owners, acting);
+                }
+            }
+            Trigger::OnShopEnter | Trigger::OnBossDefeated => {
+                for v in &self.vouchers {
+                    RunState::push_str(owners, v);
+                }
+                for t in &self.tags {
+                    RunState::push_str(owners, t);
+                }
+                self.push_jokers(owners);
+            }
+            Trigger::OnRoundStart | Trigger::OnRoundEnd => {
+                if self.boss_active {
+                    if let Some(boss) = &self.boss {
+                        RunState::push_str(owners, boss);
+                    }
+                }
+                self.push_jokers(owners);
+            }
+            _ => {
+                let _ = seat;
+                self.push_jokers(owners);
+            }
+        }
+    }
+
+    fn variable(&self, context: &RowContext<'_>, slot: u16) -> Option<Value> {
+        let s = &self.scoring;
+        let d = &s.detected;
+        let card = || self.card_of(context);
+        let suit = |suit: Suit| {
+            card().map(|(c, held, i)| {
+                let debuffed = if held {
+                    s.held_debuffed.get(i).copied().unwrap_or(false)
+                } else {
+                    s.debuffed.get(i).copied().unwrap_or(false)
+                };
+                Value::Bool(c.is_suit(suit, self.smeared(), debuffed))
+            })
+        };
+        let all_faces = s.all_faces;
+        Some(match slot {
+            0 => Value::Int(card().map_or(
+                0,
+                |(c, _, _)| if c.is_stone() { 0 } else { i64::from(c.rank) },
+            )),
+            1 => suit(Suit::Spades).unwrap_or(Value::Bool(false)),
+            2 => suit(Suit::Hearts).unwrap_or(Value::Bool(false)),
+            3 => suit(Suit::Clubs).unwrap_or(Value::Bool(false)),
+            4 => suit(Suit::Diamonds).unwrap_or(Value::Bool(false)),
+            5 => Value::Bool(card().is_some_and(|(c, _, _)| c.is_face(all_faces))),
+            6 => Value::Bool(
+                card().is_some_and(|(_, held, i)| !held && d.scoring.first() == Some(&i)),
+            ),
+            7 => Value::Bool(card().is_some_and(|(_, held, i)| !held && s.first_face == Some(i))),
+            8 => Value::Int(card().map_or(0, |(c, _, _)| c.chips())),
+            9 => Value::Int(self.hand().index() as i64),
+            10 => Value::Bool(d.has_pair),
+            11 => Value::Bool(d.has_two_pair),
+            12 => Value::Bool(d.has_three),
+            13 => Value::Bool(d.has_four),
+            14 => Value::Bool(d.has_straight),
+            15 => Value::Bool(d.has_flush),
+            16 => Value::Int(s.played.len() as i64),
+            17 => Value::Int(self.discards_left),
+            18 => Value::Int(self.hands_left),
+            19 => Value::Int(self.money),
+            20 => Value::Int(self.jokers.len() as i64),
+            21 => Value::Int(
+                s.held
+                    .iter()
+                    .filter(|c| !c.is_stone())
+                    .min_by_key(|c| c.rank)
+                    .map_or(0, |c| c.chips() - i64::from(c.perma_bonus)),
+            ),
+            22 => Value::Bool(s.held.iter().all(|c| {
+                c.is_suit(Suit::Spades, self.smeared(), false)
+                    || c.is_suit(Suit::Clubs, self.smeared(), false)
+            })),
+            23 => {
+                let mut present = [false; 4];
+                let mut wild = 0i64;
+                for &i in &d.scoring {
+                    let Some(c) = s.played.get(i) else { continue };
+                    if c.is_stone() {
+                        continue;
+                    }
+                    if c.enhancement == crate::cards::Enhancement::Wild {
+                        wild += 1;
+                    } else {
+                        present[c.suit.index()] = true;
+                    }
+                }
+                let distinct = present.iter().filter(|p| **p).count() as i64;
+                Value::Int((distinct + wild).min(4))
+            }
+            24 => {
+                let scored: Vec<&Card> =
+                    d.scoring.iter().filter_map(|&i| s.played.get(i)).collect();
+                let club = scored
+                    .iter()
+                    .any(|c| c.is_suit(Suit::Clubs, self.smeared(), false));
+                let other = scored.iter().any(|c| {
+                    !c.is_stone()
+                        && (c.is_suit(Suit::Spades, self.smeared(), false) && c.suit != Suit::Clubs
+                            || c.is_suit(Suit::Hearts, self.smeared(), false)
+                            || c.is_suit(Suit::Diamonds, self.smeared(), false))
+                });
+                Value::Bool(club && other)
+            }
+            25 => Value::Int(match context.owner.anchor {
+                Target::Thing(ThingId(n)) if n >= SLOT => self
+                    .jokers
+                    .get((n - SLOT) as usize)
+                    .map_or(0, |j| j.counter),
+                _ => 0,
+            }),
+            26 => Value::Int(match context.target {
+                Target::Thing(ThingId(n)) if n >= SLOT => self
+                    .jokers
+                    .get((n - SLOT) as usize)
+                    .map_or(0, |j| i64::from(j.rarity)),
+                _ => 0,
+            }),
+            27 => Value::Bool(
+                card().is_some_and(|(c, _, _)| c.enhancement != crate::cards::Enhancement::None),
+            ),
+            28 => Value::Int(i64::from(
+                self.played_counts
+                    .get(self.hand().index())
+                    .copied()
+                    .unwrap_or(0),
+            )),
+            _ => return None,
+        })
+    }
+
+    fn streams(&mut self) -> &mut Streams {
+        &mut self.streams
+    }
+
+    fn resource(&self, _target: Target, resource: &str) -> Option<i64> {
+        if resource == "money" {
+            return Some(self.money);
+        }
+        rule_index(resource).and_then(|i| self.rules.get(i).copied())
+    }
+
+    fn set_resource(
+        &mut self,
+        _target: Target,
+        resource: &str,
+        value: i64,
+    ) -> Result<(), HostError> {
+        if resource == "money" {
+            self.money = value;
+            return Ok(());
+        }
+        self.set_rule_value(resource, value)
+    }
+
+    fn statuses(&self) -> &StatusBoard {
+        &self.statuses
+    }
+
+    fn statuses_mut(&mut self) -> &mut StatusBoard {
+        &mut self.statuses
+    }
+
+    fn ledger(&self) -> &EffectLedger {
+        &self.ledger
+    }
+
+    fn ledger_mut(&mut self) -> &mut EffectLedger {
+        &mut self.ledger
+    }
+
+    fn reset_rules(&mut self) {
+        self.rules = RULES.iter().map(|(_, v)| *v).collect();
+    }
+
+    fn draw(
+        &mut self,
+        target: Target,
+        _count: i64,
+        _caused: &mut Vec<Event>,
+    ) -> Result<Change, HostError> {
+        Err(HostError::not_applicable("Draw", target))
+    }
+
+    fn scope_targets(
+        &self,
+        scope: Scope,
+        owner: &OwnerInstance,
+        event: &Event,
+        out: &mut Vec<Target>,
+    ) {
+        let slot = match owner.anchor {
+            Target::Thing(ThingId(n)) if n >= SLOT => Some((n - SLOT) as usize),
+            _ => None,
+        };
+        match scope {
+            Scope::ScoredCard | Scope::HeldCard => out.extend(event.target),
+            Scope::Run => out.push(Target::Seat(turnstile_core::Seat(0))),
+            Scope::AllJokers => {
+                out.extend((0..self.jokers.len()).map(|j| Target::Thing(ThingId(SLOT + j as u32))))
+            }
+            Scope::LeftNeighbour => {
+                if let Some(j) = slot.filter(|j| *j > 0) {
+                    out.push(Target::Thing(ThingId(SLOT + j as u32 - 1)));
+                }
+            }
+            Scope::RightNeighbour => {
+                if let Some(j) = slot.filter(|j| j + 1 < self.jokers.len()) {
+                    out.push(Target::Thing(ThingId(SLOT + j as u32 + 1)));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn chance(&self, chance: Chance, _stream: &str) -> Chance {
+        let factor = u32::try_from(self.rule("chance_factor").max(1)).unwrap_or(u32::MAX);
+        chance.scaled_numerator(factor).value
+    }
+
+    fn add_chips(&mut self, _target: Target, amount: i64) -> Result<Change, HostError> {
+        let before = self.scoring.chips;
+        let (after, over) = before.overflowing_add(amount);
+        let after = if over {
+            self.scoring.saturated = true;
+            i64::MAX
+        } else {
+            after
+        };
+        self.scoring.chips = after;
+        Ok(Change::int(before, after))
+    }
+
+    fn add_mult(&mut self, _target: Target, amount: i64) -> Result<Change, HostError> {
+        let before = self.scoring.mult;
+        let add = Fixed::checked_from_int(amount).unwrap_or(Fixed::MAX);
+        let after = before.saturating_add(add);
+        if before.checked_add(add).is_none() {
+            self.scoring.saturated = true;
+        }
+        self.scoring.mult = after;
+        Ok(fixed_change(before, after))
+    }
+
+    fn mul_mult(&mut self, _target: Target, factor: Fixed) -> Result<Change, HostError> {
+        let before = self.scoring.mult;
+        let product = before.mul(factor);
+        self.scoring.saturated |= product.saturated;
+        self.scoring.mult = product.value;
+        Ok(fixed_change(before, product.value))
+    }
+
+    fn add_money(&mut self, _target: Target, amount: i64) -> Result<Change, HostError> {
+        let before = self.money;
+        self.money = before.saturating_add(amount);
+        Ok(Change::int(before, self.money))
+    }
+
+    fn retrigger(&mut self, _target: Target, count: i64) -> Result<Change, HostError> {
+        let before = self.scoring.repetitions;
+        self.scoring.repetitions = before.saturating_add(count);
+        Ok(Change::int(before, self.scoring.repetitions))
+    }
+
+    fn level_up_hand(
+        &mut self,
+        target: Target,
+        hand: Option<&str>,
+        count: i64,
+    ) -> Result<Change, HostError> {
+        let hand = match hand {
+            Some(name) => HandType::from_name(name)
+                .ok_or_else(|| HostError::new("unknown_hand", format!("no hand `{name}`")))?,
+            None => self.hand(),
+        };
+        let _ = target;
+        let level = self
+            .levels
+            .get_mut(hand.index())
+            .ok_or_else(|| HostError::new("unknown_hand", "no level"))?;
+        let before = *level;
+        *level = level.saturating_add(u32::try_from(count).unwrap_or(u32::MAX));
+        Ok(Change::int(i64::from(before), i64::from(*level)))
+    }
+
+    fn create_card(
+        &mut self,
+        _target: Target,
+        kind: &str,
+        id: Option<&str>,
+        _caused: &mut Vec<Event>,
+    ) -> Result<Change, HostError> {
+        let before = self.consumables.len() as i64;
+        let room = self.rule("consumable_slots");
+        if before < room {
+            self.consumables
+                .push(format!("{kind}:{}", id.unwrap_or("random")));
+        }
+        Ok(Change::int(before, self.consumables.len() as i64))
+    }
+
+    fn destroy(&mut self, target: Target, _caused: &mut Vec<Event>) -> Result<Change, HostError> {
+        match target {
+            Target::Thing(ThingId(n)) if (PLAYED..HELD).contains(&n) => {
+                let i = (n - PLAYED) as usize;
+                if !self.scoring.destroyed.contains(&i) {
+                    self.scoring.destroyed.push(i);
+                }
+                Ok(Change::int(1, 0))
+            }
+            _ => Err(HostError::not_applicable("Destroy", target)),
+        }
+    }
+
+    fn scale_self(
+        &mut self,
+        owner: &OwnerInstance,
+        amount: i64,
+        mode: ScaleMode,
+    ) -> Result<Change, HostError> {
+        let Target::Thing(ThingId(n)) = owner.anchor else {
+            return Err(HostError::not_applicable("ScaleSelf", owner.anchor));
+        };
+        let joker = self
+            .jokers
+            .get_mut(n.saturating_sub(SLOT) as usize)
+            .ok_or_else(|| HostError::not_applicable("ScaleSelf", owner.anchor))?;
+        let before = joker.counter;
+        joker.counter = match mode {
+            ScaleMode::Add => before.saturating_add(amount),
+            ScaleMode::Sub => before.saturating_sub(amount).max(0),
+            ScaleMode::Reset => amount,
+        };
+        Ok(Change::int(before, joker.counter))
+    }
+}
+
+fn fixed_change(before: Fixed, after: Fixed) -> Change {
+    Change {
+        before: turnstile_effects::Number::Fixed(before),
+        after: turnstile_effects::Number::Fixed(after),
+    }
+}

@@ -1,0 +1,193 @@
+//! Hidden information: no view, redacted receipt event or preview that seat 0 receives holds a
+//! card in seat 1's hand or deck, or a card seat 1 drew; and committing any previewed action
+//! at the same sequence and tick gives exactly the previewed state fingerprint.
+
+mod common;
+
+use proptest::prelude::*;
+use turnstile_core::{CommandContext, CommandEnvelope, Game, Seat, Viewer};
+use turnstile_duel::{CardInstance, Duel, DuelEvent, DuelState, DuelView};
+use turnstile_runtime::{Bot, Match, RandomBot};
+
+fn hidden_things(state: &DuelState, seat: usize) -> Vec<u32> {
+    let s = &state.seats[seat];
+    s.hand
+        .iter()
+        .chain(s.deck.iter())
+        .map(|c| c.thing)
+        .collect()
+}
+
+fn shown_things(view: &DuelView) -> Vec<u32> {
+    let mut things: Vec<u32> = Vec::new();
+    for s in &view.seats {
+        let hand: &[CardInstance] = s.hand.as_deref().unwrap_or(&[]);
+        things.extend(
+            hand.iter()
+                .chain(&s.discard)
+                .chain(&s.board)
+                .map(|c| c.thing),
+        );
+    }
+    things.extend(view.stack.iter().map(|e| e.item.thing));
+    things
+}
+
+fn assert_hidden(view: &DuelView, state: &DuelState, events: &[DuelEvent], what: &str) {
+    assert!(view.seats[1].hand.is_none(), "{what}: seat 1's hand shown");
+    let hidden = hidden_things(state, 1);
+    let leaked: Vec<u32> = shown_things(view)
+        .into_iter()
+        .filter(|t| hidden.contains(t))
+        .collect();
+    assert!(
+        leaked.is_empty(),
+        "{what}: seat 1's hidden cards {leaked:?} in seat 0's view"
+    );
+    let text = serde_json::to_string(view).unwrap();
+    assert!(
+        !text.contains("\"deck\""),
+        "{what}: a deck order in the view"
+    );
+    for e in events {
+        if let DuelEvent::CardDrawn {
+            seat: Seat(1),
+            card: Some(c),
+        } = e
+        {
+            panic!("{what}: seat 1 drew {c} and seat 0 was told");
+        }
+    }
+}
+
+fn drive(preset: &str, seed: &str, check_previews: bool) {
+    let mut m = Match::<Duel>::new(common::bundle(), common::spec(preset, seed)).unwrap();
+    let mut bot = [
+        RandomBot::new(seed, Seat(0)).unwrap(),
+        RandomBot::new(seed, Seat(1)).unwrap(),
+    ];
+    for n in 0..400u64 {
+        if m.state().result.is_some() {
+            break;
+        }
+        let seat = common::actor(m.state());
+        let resolver = m.resolver();
+        let action = <RandomBot as Bot<Duel>>::choose(
+            &mut bot[usize::from(seat.0)],
+            &resolver,
+            m.state(),
+            seat,
+            n,
+        )
+        .unwrap();
+        let ctx = CommandContext {
+            seat: Some(seat),
+            tick: n,
+        };
+        // Every preview seat 0 could ask for hides seat 1's cards.
+        if seat == Seat(0) {
+            for candidate in resolver.candidates(m.state(), seat, n).unwrap() {
+                let p = resolver
+                    .preview(m.state(), ctx, &candidate, Viewer::Seat(Seat(0)))
+                    .unwrap()
+                    .unwrap();
+                let mut next = m.state().clone();
+                resolver.apply(&mut next, ctx, &candidate).unwrap();
+                assert_hidden(&p.view, &next, &p.events, "preview");
+            }
+        }
+        let preview = resolver
+            .preview(m.state(), ctx, &action, Viewer::Seat(seat))
+            .unwrap()
+            .unwrap();
+        // A seat's own preview never shows the cards it would draw.
+        let known: Vec<u32> = m.state().seats[usize::from(seat.0)]
+            .hand
+            .iter()
+            .map(|c| c.thing)
+            .collect();
+        let own = preview.view.seats[usize::from(seat.0)]
+            .hand
+            .as_ref()
+            .unwrap();
+        assert!(
+            own.iter().all(|c| known.contains(&c.thing)),
+            "{preset}/{seed}: a preview showed the seat its own draw at {n}"
+        );
+        assert!(
+            !preview
+                .events
+                .iter()
+                .any(|e| matches!(e, DuelEvent::CardDrawn { card: Some(_), .. })),
+            "{preset}/{seed}: a preview event named a drawn card at {n}"
+        );
+        let content = m.bundle().clone();
+        let accepted = m
+            .submit(CommandEnvelope {
+                command_id: format!("c{n}"),
+                seat: Some(seat),
+                expected_sequence: m.sequence(),
+                expected_step: Some(Duel::step(m.state())),
+                tick: n,
+                action,
+            })
+            .unwrap();
+        let events: Vec<DuelEvent> = accepted
+            .receipt
+            .events
+            .iter()
+            .filter_map(|e| Duel::redact_event(&content.content, e, Viewer::Seat(Seat(0))))
+            .collect();
+        if check_previews {
+            assert_eq!(
+                &preview.state_fingerprint,
+                m.state_fingerprint(),
+                "{preset}/{seed}: preview and commit differ at {n}"
+            );
+        }
+        let view = m.view(Viewer::Seat(Seat(0)));
+        assert_hidden(&view, m.state(), &events, "view after commit");
+        let spectator = m.view(Viewer::Spectator);
+        assert!(spectator.seats.iter().all(|s| s.hand.is_none()));
+    }
+}
+
+#[test]
+fn seat_zero_never_sees_seat_ones_hand_deck_or_draws() {
+    for preset in common::PRESETS {
+        drive(preset, "hidden", false);
+    }
+}
+
+#[test]
+fn a_drawn_card_is_told_to_its_drawer_only() {
+    let b = common::bundle();
+    let mut s = common::state(&b.content, "classic-style", "draw");
+    let events = common::apply(&b.content, &mut s, 0, turnstile_duel::DuelAction::EndTurn).unwrap();
+    let drawn = events
+        .iter()
+        .find(|e| matches!(e, DuelEvent::CardDrawn { seat: Seat(1), .. }))
+        .unwrap();
+    let to = |v| Duel::redact_event(&b.content, drawn, v).unwrap();
+    assert!(matches!(
+        to(Viewer::Seat(Seat(1))),
+        DuelEvent::CardDrawn { card: Some(_), .. }
+    ));
+    assert!(matches!(
+        to(Viewer::Seat(Seat(0))),
+        DuelEvent::CardDrawn { card: None, .. }
+    ));
+    assert!(matches!(
+        to(Viewer::Spectator),
+        DuelEvent::CardDrawn { card: None, .. }
+    ));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 8, ..ProptestConfig::default() })]
+
+    #[test]
+    fn committing_a_previewed_action_gives_the_previewed_fingerprint(seed in "[a-z0-9]{1,10}", preset in 0usize..3) {
+        drive(common::PRESETS[preset], &seed, true);
+    }
+}

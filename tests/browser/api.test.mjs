@@ -1,0 +1,89 @@
+// Tests of web/api.js itself, in node (it is a plain ES module using fetch and streams): the
+// fair-timer formula, the SSE parser, and — against the real server — the live stream's resume
+// with Last-Event-ID after a drop, and a 409 turned into a refreshed snapshot and a message.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { startServer } from "./harness.mjs";
+import { Client, MatchSession, fairRemainingTicks, ticksToMillis, readSse } from "../../web/api.js";
+
+let server;
+before(async () => { server = await startServer(); });
+after(async () => { if (server) await server.stop(); });
+
+test("the fair timer follows docs/turns.md", () => {
+  // 10 ticks/s, deadline 100, server tick 70, a 250 ms round trip, no offset: 28 ticks, 2.8 s
+  const t = fairRemainingTicks({ deadlineTick: 100, serverTick: 70, tickRate: 10, rttMs: 250 });
+  assert.equal(t, 28);
+  assert.equal(ticksToMillis(t, 10), 2800);
+  assert.equal(fairRemainingTicks({ deadlineTick: 100, serverTick: 70, tickRate: 10, rttMs: 250, inputOffsetTicks: 3 }), 25);
+  assert.equal(fairRemainingTicks({ deadlineTick: 100, serverTick: 99, tickRate: 10, rttMs: 1000 }), 0);
+  assert.equal(fairRemainingTicks({ deadlineTick: null, serverTick: 1, tickRate: 10 }), null);
+  assert.equal(ticksToMillis(7, 3), 2333);
+});
+
+test("the SSE parser handles frames split anywhere, comments and CRLF", async () => {
+  const text = ": keep-alive\r\nevent: receipt\r\nid: 1\r\ndata: {\"sequence\":1}\r\n\r\nevent: receipt\nid: 2\ndata: {\"sequence\":\ndata: 2}\n\n";
+  const bytes = new TextEncoder().encode(text);
+  const body = new ReadableStream({
+    start(c) { for (let i = 0; i < bytes.length; i += 7) c.enqueue(bytes.slice(i, i + 7)); c.close(); },
+  });
+  const frames = [];
+  await readSse(body, (f) => frames.push(f));
+  assert.deepEqual(frames.map((f) => [f.event, f.id, JSON.parse(f.data).sequence]), [["receipt", "1", 1], ["receipt", "2", 2]]);
+});
+
+async function connect4(api) {
+  const created = await api.createMatch({ game: "connect4", seats: [{ kind: "human" }, { kind: "human" }] });
+  return { id: created.matchId, red: api.withToken(created.seats[0].token), yellow: api.withToken(created.seats[1].token), spectator: api.withToken(created.spectatorToken) };
+}
+
+function waitFor(cond, ms = 10000) {
+  const until = Date.now() + ms;
+  return new Promise((ok, fail) => {
+    const poll = () => { if (cond()) ok(); else if (Date.now() > until) fail(new Error("timed out")); else setTimeout(poll, 25); };
+    poll();
+  });
+}
+
+test("the stream resumes after a drop with Last-Event-ID: nothing lost, nothing doubled", async () => {
+  const api = new Client({ base: server.url });
+  const m = await connect4(api);
+  const seen = [];
+  const states = [];
+  const stream = m.spectator.stream(m.id, { after: 0, onReceipt: (r) => seen.push(r.sequence), onState: (s) => states.push(s), maxBackoffMs: 200 });
+  await waitFor(() => states.includes("open"));
+  await m.red.command(m.id, { action: { type: "drop", column: 3 }, expectedSequence: 0 });
+  await waitFor(() => seen.length === 1);
+  stream.reconnect(); // drop the connection: the client reconnects with Last-Event-ID: 1
+  await m.yellow.command(m.id, { action: { type: "drop", column: 3 }, expectedSequence: 1 });
+  await m.red.command(m.id, { action: { type: "drop", column: 4 }, expectedSequence: 2 });
+  await waitFor(() => seen.length >= 3);
+  await new Promise((r) => setTimeout(r, 300));
+  stream.close();
+  assert.deepEqual(seen, [1, 2, 3]);
+  assert.ok(states.includes("reconnecting"), `states: ${states}`);
+  assert.equal(stream.lastSequence(), 3);
+});
+
+test("a stale command (409) refreshes the snapshot and says so; errors carry the server's code", async () => {
+  const api = new Client({ base: server.url });
+  const m = await connect4(api);
+  const messages = [];
+  const session = new MatchSession(m.red, m.id, { onMessage: (text, kind) => messages.push([kind, text]) });
+  await session.start();
+  // Yellow can't move first: a 422 with the rule's code, reported as a message
+  await assert.rejects(m.yellow.command(m.id, { action: { type: "drop", column: 0 }, expectedSequence: 0 }), (e) => e.status === 422 && typeof e.code === "string" && e.message.length > 0);
+  // Red moves through another client; the session still holds sequence 0
+  await m.red.command(m.id, { action: { type: "drop", column: 0 }, expectedSequence: 0 });
+  session.close(); // no stream: the session must find out from the 409
+  session.sequence = 0;
+  const r = await session.send({ type: "drop", column: 1 });
+  assert.equal(r, null);
+  assert.equal(messages.length, 1);
+  assert.equal(messages[0][0], "warning");
+  assert.match(messages[0][1], /moved on/);
+  assert.equal(session.sequence, 1, "the snapshot was refreshed");
+  await assert.rejects(new Client({ base: server.url, token: "tsk_nope" }).snapshot(m.id), (e) => e.status === 401);
+  await assert.rejects(new Client({ base: "http://127.0.0.1:9" }).games(), (e) => e.code === "network_error");
+});

@@ -1,0 +1,256 @@
+// End-to-end tests of the web client in headless Chromium against the real server binary.
+// Run: tests/browser/run.sh (installs, builds, runs), or `node --test` here with the binary built.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { startServer, launchBrowser, newPage, screenshotPath } from "./harness.mjs";
+
+let server;
+let browser;
+const problems = [];
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.stop();
+});
+
+const T = 15000; // per-wait timeout
+
+async function cellCenter(page, x, y) {
+  const box = await page.locator(`[data-cell="${x},${y}"]`).boundingBox();
+  assert.ok(box, `cell ${x},${y} is drawn`);
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+async function dragBox(page, from, to) {
+  const a = await cellCenter(page, ...from);
+  const b = await cellCenter(page, ...to);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 3 });
+  await page.mouse.move(b.x, b.y, { steps: 3 });
+  await page.mouse.up();
+  await page.locator(`[data-cell="${to[0]},${to[1]}"][data-kind^="box"]`).waitFor({ state: "attached", timeout: T });
+}
+
+test("the lobby lists the games with their revisions", async () => {
+  const { context, page } = await newPage(browser, problems);
+  await page.goto(server.url + "/");
+  await page.getByRole("heading", { name: "Lobby" }).waitFor({ timeout: T });
+  const cards = page.locator("ul.games > li");
+  await cards.nth(2).waitFor({ timeout: T });
+  const text = await cards.allInnerTexts();
+  for (const game of ["Sokoban", "Connect Four", "Tic-Tac-Toe"]) assert.ok(text.some((t) => t.includes(game)), `${game} listed`);
+  assert.ok(text.every((t) => /[0-9a-f]{12}/.test(t)), "each game shows its content revision");
+  await page.screenshot({ path: screenshotPath("lobby.png"), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.screenshot({ path: screenshotPath("lobby-phone.png"), fullPage: true });
+  await context.close();
+});
+
+test("Sokoban: undo/redo keys, then solve Microban 1 by clicking a cell and dragging boxes", async () => {
+  const { context, page } = await newPage(browser, problems);
+  await page.goto(server.url + "/");
+  await page.locator("#game").selectOption("sokoban");
+  await page.locator("#collection").selectOption("microban");
+  await page.locator("#level").selectOption("1");
+  await page.getByRole("button", { name: "Create match" }).click();
+  await page.locator('a.play[data-seat="0"]').click();
+  await page.locator('[data-cell="2,3"]').waitFor({ state: "attached", timeout: T });
+  assert.equal(await page.getByTestId("moves").innerText(), "0");
+
+  // click a floor cell: the player walks there (walkTo)
+  const c = await cellCenter(page, 3, 3);
+  await page.mouse.click(c.x, c.y);
+  await page.getByTestId("moves").filter({ hasText: "1" }).waitFor({ timeout: T });
+
+  // keyboard: undo (u) and redo (y) the walk
+  await page.locator("svg.sokoban-board").focus();
+  await page.keyboard.press("u");
+  await page.getByTestId("moves").filter({ hasText: "0" }).waitFor({ timeout: T });
+  await page.keyboard.press("y");
+  await page.getByTestId("moves").filter({ hasText: "1" }).waitFor({ timeout: T });
+
+  // a box pushed onto a dead square is warned about; undo takes it back
+  await dragBox(page, [3, 4], [4, 4]);
+  await page.locator(".dead-warning", { hasText: "dead square" }).waitFor({ timeout: T });
+  await page.keyboard.press("z");
+  await page.locator(".dead-warning").waitFor({ state: "hidden", timeout: T });
+  await page.locator('[data-cell="3,4"][data-kind="box"]').waitFor({ state: "attached", timeout: T });
+
+  // drag each box to its next cell (pushTo); the engine plans the walk between pushes
+  const pushes = [[[1, 3], [1, 2]], [[3, 4], [2, 4]], [[2, 4], [2, 3]], [[2, 3], [3, 3]], [[1, 2], [1, 3]], [[3, 3], [2, 3]], [[2, 3], [2, 1]]];
+  for (const [from, to] of pushes) await dragBox(page, from, to);
+
+  const banner = page.locator(".solved-banner");
+  await banner.getByRole("heading", { name: "Solved!" }).waitFor({ timeout: T });
+  const lurd = await page.getByTestId("lurd").inputValue();
+  assert.match(lurd, /^[lurdLURD]+$/);
+  assert.equal((lurd.match(/[LURD]/g) || []).length, Number(await page.getByTestId("pushes").innerText()));
+  await page.screenshot({ path: screenshotPath("sokoban-solved.png"), fullPage: true });
+
+  // the level picker marks the level solved (localStorage)
+  const option = await page.locator("#play-level option[value='1']").innerText();
+  assert.match(option, /solved/);
+
+  // a phone-sized window
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.screenshot({ path: screenshotPath("sokoban-phone.png"), fullPage: true });
+  await page.setViewportSize({ width: 1100, height: 800 });
+  const solvedUrl = page.url();
+
+  // "Next level" starts a new match on level 2
+  await banner.getByRole("button", { name: "Next level" }).click();
+  await page.locator(".level-title", { hasText: "level 2" }).waitFor({ timeout: T });
+  assert.notEqual(page.url(), solvedUrl);
+  await page.goto(solvedUrl);
+  await banner.getByRole("heading", { name: "Solved!" }).waitFor({ timeout: T });
+
+  // the replay: 12 commands (walk, undo, redo, dead push, undo, 7 pushes); the board is rebuilt at each step
+  await page.getByRole("link", { name: "Replay viewer" }).click();
+  const label = page.getByTestId("step-label");
+  await label.filter({ hasText: "Step 12 of 12" }).waitFor({ timeout: T });
+  assert.equal(await page.locator(".replay-board .box.on-goal").count(), 2);
+  await page.locator("#scrub").fill("2"); // after the undo: the player is back on its start cell
+  await label.filter({ hasText: "Step 2 of 12" }).waitFor({ timeout: T });
+  const player = page.locator(".replay-board .player");
+  assert.deepEqual([await player.getAttribute("cx"), await player.getAttribute("cy")], ["2.5", "3.5"]);
+  await page.locator("#scrub").fill("3");
+  await label.filter({ hasText: "Step 3 of 12" }).waitFor({ timeout: T });
+  assert.deepEqual([await player.getAttribute("cx"), await player.getAttribute("cy")], ["3.5", "3.5"]);
+  await page.screenshot({ path: screenshotPath("replay-sokoban.png"), fullPage: true });
+  await context.close();
+});
+
+test("Connect Four: two browsers play live to a win, then the replay viewer", async () => {
+  const a = await newPage(browser, problems);
+  const b = await newPage(browser, problems);
+  await a.page.goto(server.url + "/");
+  await a.page.locator("#game").selectOption("connect4");
+  await a.page.locator("#seat-0").selectOption("human");
+  await a.page.locator("#seat-1").selectOption("human");
+  await a.page.getByRole("button", { name: "Create match" }).click();
+  const seat1Link = await a.page.locator('.created input.link').nth(1).inputValue();
+  const spectatorLink = await a.page.locator('.created input.link').nth(2).inputValue();
+  assert.match(seat1Link, /#\/match\/.+\?token=/);
+  await a.page.locator('a.play[data-seat="0"]').click();
+  // the second browser joins through the lobby's "join by link" form
+  await b.page.goto(server.url + "/");
+  await b.page.locator("#join").fill(seat1Link);
+  await b.page.getByRole("button", { name: "Join" }).click();
+
+  // a third browser watches with the spectator link
+  const c = await newPage(browser, problems);
+  await c.page.goto(spectatorLink);
+  await c.page.getByText("You are watching").first().waitFor({ timeout: T });
+
+  const status = (p) => p.getByTestId("turn-status");
+  await status(a.page).filter({ hasText: "Your turn" }).waitFor({ timeout: T });
+  await status(b.page).filter({ hasText: "Red to move" }).waitFor({ timeout: T });
+
+  // Red drops in column 1 four times, Yellow in column 2 three times: Red wins vertically.
+  const moves = [[a, 0], [b, 1], [a, 0], [b, 1], [a, 0], [b, 1], [a, 0]];
+  for (let i = 0; i < moves.length; i++) {
+    const [who, col] = moves[i];
+    await status(who.page).filter({ hasText: "Your turn" }).waitFor({ timeout: T });
+    if (who === b && i === 3) await b.page.keyboard.press(String(col + 1)); // keys 1–7 drop too
+    else await who.page.locator(`.mnk-board button[data-col="${col}"]`).click();
+    // the other browser sees the move through the live stream
+    const other = who === a ? b : a;
+    await other.page.locator(`ol.log li[data-seq="${i + 1}"]`).waitFor({ timeout: T });
+  }
+  for (const p of [a.page, b.page, c.page]) await status(p).filter({ hasText: "Red wins" }).waitFor({ timeout: T });
+  assert.equal(await c.page.locator(".mnk-board .piece.p1").count(), 3);
+  await c.context.close();
+  assert.equal(await b.page.locator(".mnk-board .piece.p0").count(), 4);
+  assert.equal(await b.page.locator(".mnk-board .piece.win").count(), 4);
+  await a.page.screenshot({ path: screenshotPath("connect4-red.png"), fullPage: true });
+  await b.page.setViewportSize({ width: 390, height: 800 });
+  await b.page.screenshot({ path: screenshotPath("connect4-yellow-phone.png"), fullPage: true });
+
+  // the replay viewer of the finished match
+  await a.page.getByRole("link", { name: "Replay viewer" }).click();
+  const label = a.page.getByTestId("step-label");
+  await label.filter({ hasText: "Step 7 of 7" }).waitFor({ timeout: T });
+  const last = await a.page.getByTestId("fingerprint").innerText();
+  assert.match(last, /^sha256:[0-9a-f]{64}$/);
+  await a.page.getByRole("button", { name: "Step back" }).click();
+  await label.filter({ hasText: "Step 6 of 7" }).waitFor({ timeout: T });
+  const previous = await a.page.getByTestId("fingerprint").innerText();
+  assert.notEqual(previous, last);
+  assert.equal(await a.page.locator(".replay-board .piece.p0").count(), 3);
+  await a.page.locator("#scrub").fill("2");
+  await label.filter({ hasText: "Step 2 of 7" }).waitFor({ timeout: T });
+  await a.page.screenshot({ path: screenshotPath("replay-connect4.png"), fullPage: true });
+
+  // my matches lists it
+  await a.page.goto(server.url + "/#/matches");
+  await a.page.locator("table.matches tbody tr").first().waitFor({ timeout: T });
+  assert.match(await a.page.locator("table.matches").innerText(), /Connect Four/);
+  await a.context.close();
+  await b.context.close();
+});
+
+test("Tic-Tac-Toe against the strong bot, with the turn timer shown", async () => {
+  const { context, page } = await newPage(browser, problems);
+  await page.goto(server.url + "/");
+  await page.locator("#game").selectOption("tictactoe");
+  await page.locator("#turnConfig").selectOption("timed");
+  await page.locator("#seat-1").selectOption("bot:strong");
+  await page.getByRole("button", { name: "Create match" }).click();
+  await page.locator('a.play[data-seat="0"]').click();
+  await page.getByTestId("turn-status").filter({ hasText: "Your turn" }).waitFor({ timeout: T });
+  await page.getByTestId("timer").filter({ hasText: /You have \d+\.\d s/ }).waitFor({ timeout: T });
+  await page.locator('.mnk-board button[data-col="1"][data-row="1"]').click();
+  // the bot answers: its move appears in the log, named as a bot
+  await page.locator("ol.log li", { hasText: "bot strong" }).first().waitFor({ timeout: T });
+  await page.getByTestId("turn-status").filter({ hasText: "Your turn" }).waitFor({ timeout: T });
+  await page.screenshot({ path: screenshotPath("tictactoe-vs-bot.png"), fullPage: true });
+  // the replay of one's own running match: one's view of the timeline so far
+  await page.getByRole("link", { name: "Replay viewer" }).click();
+  await page.getByTestId("step-label").filter({ hasText: "Step 2 of 2" }).waitFor({ timeout: T });
+  assert.match(await page.locator("main .meta").first().innerText(), /running match/);
+  await context.close();
+});
+
+test("Tic-Tac-Toe blitz: timeouts are shown, then the forfeit", async () => {
+  const { context, page } = await newPage(browser, problems);
+  await page.goto(server.url + "/");
+  await page.locator("#game").selectOption("tictactoe");
+  await page.locator("#turnConfig").selectOption("blitz");
+  await page.getByRole("button", { name: "Create match" }).click();
+  await page.locator('a.play[data-seat="0"]').click();
+  await page.getByTestId("timer").filter({ hasText: /You have \d+\.\d s/ }).waitFor({ timeout: T });
+  // nobody moves: each 3-second turn times out (the server submits Timeout), two in a row forfeit
+  await page.locator("ol.log li", { hasText: "Timeout: X's turn ran out" }).waitFor({ timeout: T });
+  await page.getByTestId("turn-status").filter({ hasText: "forfeits" }).waitFor({ timeout: 20000 });
+  await page.screenshot({ path: screenshotPath("tictactoe-timeouts.png"), fullPage: true });
+  await context.close();
+});
+
+// Games without a view module of their own (Duel and clover while they are built) get the
+// generic view: their view as JSON and their legal actions. Skipped for games not registered.
+for (const id of ["duel", "clover"]) {
+  test(`${id}: the generic view opens (when the server registers it)`, async (t) => {
+    const { games } = await (await fetch(server.url + "/api/v1/games")).json();
+    const game = games.find((g) => g.id === id && g.revision);
+    if (!game) { t.skip(`${id} is not registered by this server`); return; }
+    const { context, page } = await newPage(browser, problems);
+    await page.goto(server.url + "/");
+    await page.locator("#game").selectOption(id);
+    await page.getByRole("button", { name: "Create match" }).click();
+    await page.locator('a.play[data-seat="0"]').click();
+    await page.getByRole("heading", { name: "View" }).waitFor({ timeout: T });
+    await page.screenshot({ path: screenshotPath(`${id}-generic.png`), fullPage: true });
+    await context.close();
+  });
+}
+
+test("no errors in the pages", () => {
+  assert.deepEqual(problems, []);
+});

@@ -1,0 +1,135 @@
+// Starts what the browser tests need: the real `turnstile serve` binary on a free loopback port
+// with a temporary SQLite file, and headless Chromium (Debian's, driven by playwright-core).
+//
+// Environment:
+//   TURNSTILE_BIN      the binary (default: <repo>/target/debug/turnstile)
+//   CHROMIUM           the browser (default: /usr/bin/chromium)
+//   WEB_FROM_DISK=1    development only: serve web/ from disk through a small proxy in front of the
+//                      binary, so web edits need no rebuild (CI never sets it: it tests the
+//                      files embedded in the binary).
+//   SCREENSHOTS        where screenshots go (default: <repo>/target/screenshots)
+
+import { spawn } from "node:child_process";
+import { mkdtempSync, mkdirSync, readFileSync, existsSync, rmSync } from "node:fs";
+import { createServer, request as httpRequest } from "node:http";
+import { tmpdir } from "node:os";
+import { join, dirname, resolve, extname } from "node:path";
+import { fileURLToPath } from "node:url";
+import net from "node:net";
+import { chromium } from "playwright-core";
+
+export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+export const SCREENSHOTS = process.env.SCREENSHOTS || join(REPO, "target", "screenshots");
+
+export function freePort() {
+  return new Promise((ok, fail) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on("error", fail);
+    srv.listen(0, "127.0.0.1", () => { const { port } = srv.address(); srv.close(() => ok(port)); });
+  });
+}
+
+async function waitHealthy(url, child, log, timeoutMs = 30000) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (child.exitCode != null) throw new Error(`turnstile exited with ${child.exitCode}:\n${log()}`);
+    try {
+      const r = await fetch(`${url}/healthz`);
+      if (r.ok) return;
+    } catch { /* not yet */ }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`turnstile did not become healthy at ${url}:\n${log()}`);
+}
+
+/** Starts the server; returns {url, stop()}. */
+export async function startServer() {
+  const bin = process.env.TURNSTILE_BIN || join(REPO, "target", "debug", "turnstile");
+  if (!existsSync(bin)) throw new Error(`no binary at ${bin}: run \`cargo build --bin turnstile\` first`);
+  const dir = mkdtempSync(join(tmpdir(), "turnstile-browser-"));
+  const port = await freePort();
+  let output = "";
+  const child = spawn(bin, ["serve", "--addr", `127.0.0.1:${port}`, "--database", join(dir, "test.db")], { stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout.on("data", (d) => { output += d; });
+  child.stderr.on("data", (d) => { output += d; });
+  const backend = `http://127.0.0.1:${port}`;
+  await waitHealthy(backend, child, () => output);
+  let url = backend;
+  let proxy = null;
+  if (process.env.WEB_FROM_DISK === "1") {
+    ({ url, proxy } = await diskProxy(port));
+  }
+  return {
+    url,
+    backend,
+    log: () => output,
+    async stop() {
+      if (proxy) proxy.close();
+      child.kill("SIGTERM");
+      await new Promise((r) => { if (child.exitCode != null) r(); else child.once("exit", r); setTimeout(r, 5000); });
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".json": "application/json" };
+
+async function diskProxy(backendPort) {
+  const web = join(REPO, "web");
+  const port = await freePort();
+  const proxy = createServer((req, res) => {
+    const path = req.url.split("?")[0];
+    const file = path === "/" ? "index.html" : path.slice(1);
+    if (req.method === "GET" && !path.startsWith("/api/") && !file.includes("..") && existsSync(join(web, file))) {
+      res.writeHead(200, { "content-type": TYPES[extname(file)] || "application/octet-stream", "cache-control": "no-cache" });
+      res.end(readFileSync(join(web, file)));
+      return;
+    }
+    const up = httpRequest({ host: "127.0.0.1", port: backendPort, path: req.url, method: req.method, headers: req.headers }, (r) => {
+      res.writeHead(r.statusCode, r.headers);
+      res.flushHeaders(); // streams (SSE) must not wait for their first event
+      r.pipe(res);
+    });
+    up.on("error", () => { res.writeHead(502); res.end(); });
+    req.pipe(up);
+  });
+  await new Promise((r) => proxy.listen(port, "127.0.0.1", r));
+  return { url: `http://127.0.0.1:${port}`, proxy };
+}
+
+/** Launches headless Chromium with the flags a root, offline machine needs. */
+export async function launchBrowser() {
+  // Playwright's launch() always starts Chromium with a fresh, temporary --user-data-dir of its
+  // own (and refuses one in args; launchPersistentContext is for kept profiles), removed on close.
+  const executablePath = process.env.CHROMIUM || "/usr/bin/chromium";
+  const browser = await chromium.launch({
+    executablePath,
+    headless: true,
+    args: [
+      "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+      "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic",
+    ],
+  });
+  return browser;
+}
+
+export function screenshotPath(name) {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return join(SCREENSHOTS, name);
+}
+
+/** A new context + page that reports the page's console errors and failed requests into `problems`. */
+export async function newPage(browser, problems, options = {}) {
+  const { allowStatus, ...contextOptions } = options;
+  const context = await browser.newContext({ viewport: { width: 1100, height: 800 }, deviceScaleFactor: 1, ...contextOptions });
+  const page = await context.newPage();
+  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  page.on("console", (m) => { if (m.type() === "error" && !/Failed to load resource/.test(m.text())) problems.push(`console: ${m.text()}`); });
+  page.on("response", async (r) => {
+    if (r.status() >= 400 && !(options.allowStatus || []).includes(r.status())) {
+      problems.push(`HTTP ${r.status()} ${r.request().method()} ${r.url()} ${r.request().postData() || ""} → ${await r.text().catch(() => "")}`);
+    }
+  });
+  return { context, page };
+}

@@ -1,0 +1,282 @@
+// Sokoban: the board as SVG (crisp at any size and pixel ratio), keyboard, click to walk
+// (walkTo), drag a box — or click it, then click a cell — to push it there (pushTo), counters,
+// the level picker with solved marks, the solved banner with its LURD, dead-square warnings.
+
+import { Client } from "./api.js";
+import { h, s, say, saveToken, matchLink, solvedLevels, markSolved, copyText } from "./util.js";
+
+const KEYS = {
+  ArrowUp: "up", ArrowRight: "right", ArrowDown: "down", ArrowLeft: "left",
+  w: "up", d: "right", s: "down", a: "left", W: "up", D: "right", S: "down", A: "left",
+};
+
+/** Collection + level selects, with ✓ on the levels this browser solved. */
+export function levelPicker(options, defaults = {}, idPrefix = "") {
+  const collections = (options && options.collections) || [{ id: "microban", levels: 155 }];
+  const solved = solvedLevels();
+  const col = h("select", { id: `${idPrefix}collection` }, collections.map((c) => h("option", { value: c.id, selected: c.id === defaults.collection }, `${c.id} (${c.levels} levels)`)));
+  const lvl = h("select", { id: `${idPrefix}level` });
+  const fill = (selected) => {
+    const c = collections.find((x) => x.id === col.value) || collections[0];
+    lvl.replaceChildren(...Array.from({ length: c.levels }, (_, i) => {
+      const n = i + 1;
+      const mark = solved[`${c.id}/${n}`] ? " ✓ solved" : "";
+      return h("option", { value: n, selected: n === selected }, `Level ${n}${mark}`);
+    }));
+  };
+  col.addEventListener("change", () => fill(1));
+  fill(defaults.level || 1);
+  const el = h("div", { class: "level-picker" },
+    h("div", { class: "field" }, h("label", { for: `${idPrefix}collection` }, "Collection"), col),
+    h("div", { class: "field" }, h("label", { for: `${idPrefix}level` }, "Level"), lvl));
+  return { el, col, lvl, value: () => ({ collection: col.value, level: Number(lvl.value) }) };
+}
+
+/** Parses XSB rows into cells; marks the inside (reachable from the player, boxes ignored). */
+export function parseBoard(rows, width, height) {
+  const W = width || Math.max(...rows.map((r) => r.length));
+  const H = height || rows.length;
+  const cells = [];
+  let player = null;
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      const c = (rows[y] || "")[x] || " ";
+      const cell = { wall: c === "#", goal: c === "." || c === "*" || c === "+", box: c === "$" || c === "*", inside: false };
+      if (c === "@" || c === "+") player = [x, y];
+      cells.push(cell);
+    }
+  }
+  const at = (x, y) => (x >= 0 && y >= 0 && x < W && y < H ? cells[y * W + x] : null);
+  if (player) {
+    const stack = [player];
+    while (stack.length) {
+      const [x, y] = stack.pop();
+      const c = at(x, y);
+      if (!c || c.wall || c.inside) continue;
+      c.inside = true;
+      stack.push([x + 1, y], [x - 1, y], [x, y + 1], [x, y - 1]);
+    }
+  }
+  for (const c of cells) if (c.box || c.goal) c.inside = c.inside || !c.wall;
+  return { W, H, cells, player, at };
+}
+
+export function mount(root, ctx) {
+  const { session, seat } = ctx;
+  const canPlay = seat != null;
+  let snap = ctx.snapshot;
+  let selected = null; // a box chosen by click, waiting for its target
+  let drag = null;
+  let lastSolvedSeq = -1;
+
+  const counters = h("p", { class: "counters", "aria-live": "polite" });
+  const title = h("h2", { class: "level-title" });
+  const undoB = h("button", { type: "button", onclick: () => send({ type: "undo" }), "aria-keyshortcuts": "U Z" }, "Undo");
+  const redoB = h("button", { type: "button", onclick: () => send({ type: "redo" }), "aria-keyshortcuts": "R Y" }, "Redo");
+  const restartB = h("button", { type: "button", onclick: () => send({ type: "restart" }), "aria-keyshortcuts": "Backspace" }, "Restart");
+  const picker = levelPicker({ collections: ctx.collections || null }, { collection: snap.view.collection, level: snap.view.level }, "play-");
+  const goB = h("button", { type: "button", onclick: () => newLevel(picker.value()) }, "Play level");
+  const dead = h("p", { class: "dead-warning", role: "status" });
+  const banner = h("div", { class: "solved-banner", hidden: true, role: "status" });
+  const svgWrap = h("div", { class: "board-wrap sokoban-wrap" });
+  const help = h("p", { class: "help muted" }, canPlay
+    ? "Arrows or WASD move · U/Z undo · R/Y redo · Backspace restart · click a cell to walk there · drag a box (or click it, then a cell) to push it there."
+    : "You are watching: the board follows the player live.");
+
+  root.append(
+    h("div", { class: "sokoban" },
+      h("div", { class: "sokoban-top" }, title, counters),
+      canPlay ? h("div", { class: "toolbar", role: "toolbar", "aria-label": "Sokoban controls" }, undoB, redoB, restartB,
+        h("span", { class: "spacer" }), picker.el, goB) : null,
+      dead, banner, svgWrap, help));
+
+  // Load the collection sizes for the picker (from the games list) without blocking the board.
+  new Client().games().then(({ games }) => {
+    const g = games.find((x) => x.id === "sokoban");
+    if (g && g.configOptions) {
+      const v = picker.value();
+      const fresh = levelPicker(g.configOptions, v, "play-");
+      picker.el.replaceWith(fresh.el);
+      Object.assign(picker, fresh);
+    }
+  }).catch(() => {});
+
+  // The server ends a match once its level is solved, so a solved board takes no more commands:
+  // the banner offers the level again or the next one.
+  const live = () => canPlay && snap.status === "active";
+
+  function send(action) {
+    if (!live()) { if (canPlay) say("This match is over: start the level again or play the next one.", "warning"); return; }
+    selected = null;
+    return session.send(action);
+  }
+
+  async function newLevel(config) {
+    try {
+      const created = await new Client().createMatch({ game: "sokoban", config, seats: [{ kind: "human" }] });
+      const t = created.seats[0].token;
+      saveToken({ matchId: created.matchId, game: "sokoban", token: t, role: "seat", seat: 0 });
+      saveToken({ matchId: created.matchId, game: "sokoban", token: created.spectatorToken, role: "spectator" });
+      location.hash = new URL(matchLink(created.matchId, t)).hash;
+    } catch (e) { say(e.message, "error"); }
+  }
+
+  // ---- the board ---------------------------------------------------------------------------
+  const svg = s("svg", { class: "sokoban-board", role: "img", tabindex: canPlay ? 0 : -1, "aria-label": "Sokoban board", preserveAspectRatio: "xMidYMid meet" });
+  svgWrap.append(svg);
+
+  function cellAt(ev) {
+    const pt = svg.createSVGPoint();
+    pt.x = ev.clientX; pt.y = ev.clientY;
+    const m = svg.getScreenCTM();
+    if (!m) return null;
+    const p = pt.matrixTransform(m.inverse());
+    const x = Math.floor(p.x), y = Math.floor(p.y);
+    const b = board();
+    if (x < 0 || y < 0 || x >= b.W || y >= b.H) return null;
+    return [x, y];
+  }
+  const same = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
+  let parsed = null;
+  const board = () => parsed;
+
+  if (canPlay) {
+    svg.addEventListener("pointerdown", (ev) => {
+      if (ev.button !== 0 || !live()) return;
+      const c = cellAt(ev);
+      if (!c) return;
+      const cell = board().at(c[0], c[1]);
+      if (cell && cell.box) {
+        drag = { from: c, over: c };
+        try { svg.setPointerCapture(ev.pointerId); } catch { /* synthetic pointer */ }
+        render();
+      }
+      ev.preventDefault();
+    });
+    svg.addEventListener("pointermove", (ev) => {
+      if (!drag) return;
+      const c = cellAt(ev);
+      if (c && !same(c, drag.over)) { drag.over = c; render(); }
+    });
+    svg.addEventListener("pointerup", (ev) => {
+      if (!live()) { drag = null; return; }
+      const c = cellAt(ev);
+      const d = drag;
+      drag = null;
+      if (!c) { render(); return; }
+      if (d) {
+        if (!same(c, d.from)) { send({ type: "pushTo", from: d.from, to: c }); render(); return; }
+        // a click on a box: select it (click a cell next to push it there), or deselect
+        selected = same(selected, c) ? null : c;
+        render();
+        if (selected) say(`Box at (${c[0]}, ${c[1]}) selected: click the cell to push it to.`);
+        return;
+      }
+      const cell = board().at(c[0], c[1]);
+      if (!cell || cell.wall) return;
+      if (selected) { const from = selected; selected = null; send({ type: "pushTo", from, to: c }); render(); return; }
+      if (same(c, board().player)) return;
+      send({ type: "walkTo", to: c });
+    });
+    svg.addEventListener("pointercancel", () => { drag = null; render(); });
+  }
+
+  function onKey(ev) {
+    if (!live() || ev.ctrlKey && ev.key !== "z" && ev.key !== "y" || ev.metaKey || ev.altKey) return;
+    const t = ev.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
+    let action = null;
+    if (KEYS[ev.key]) action = { type: "move", direction: KEYS[ev.key] };
+    else if (ev.key === "u" || ev.key === "z" || ev.key === "U" || ev.key === "Z") action = { type: "undo" };
+    else if (ev.key === "r" || ev.key === "y" || ev.key === "R" || ev.key === "Y") action = { type: "redo" };
+    else if (ev.key === "Backspace") action = { type: "restart" };
+    else if (ev.key === "Escape") { selected = null; render(); return; }
+    if (!action) return;
+    if (t && t.tagName === "BUTTON" && (ev.key === " " || ev.key === "Enter")) return;
+    ev.preventDefault();
+    send(action);
+  }
+  document.addEventListener("keydown", onKey);
+
+  function render() {
+    const v = snap.view;
+    parsed = parseBoard(v.rows, v.width, v.height);
+    const b = parsed;
+    const deadSet = new Set((v.deadSquares || []).map(([x, y]) => `${x},${y}`));
+    svg.setAttribute("viewBox", `-0.05 -0.05 ${b.W + 0.1} ${b.H + 0.1}`);
+    svg.style.aspectRatio = `${b.W} / ${b.H}`;
+    const layers = { floor: s("g", { "shape-rendering": "crispEdges" }), marks: s("g"), things: s("g"), hits: s("g") };
+    let deadBoxes = [];
+    for (let y = 0; y < b.H; y++) for (let x = 0; x < b.W; x++) {
+      const c = b.at(x, y);
+      const key = `${x},${y}`;
+      if (c.wall) layers.floor.append(s("rect", { x, y, width: 1, height: 1, class: "wall" }));
+      else if (c.inside) {
+        layers.floor.append(s("rect", { x, y, width: 1, height: 1, class: "floor" }));
+        if (deadSet.has(key) && !c.goal) layers.marks.append(s("path", { d: `M${x + 0.38} ${y + 0.38}L${x + 0.62} ${y + 0.62}M${x + 0.62} ${y + 0.38}L${x + 0.38} ${y + 0.62}`, class: "dead" }));
+      }
+      if (c.goal) layers.marks.append(s("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.18, class: "goal" }));
+      if (c.box) {
+        const isDead = deadSet.has(key) && !c.goal;
+        if (isDead) deadBoxes.push([x, y]);
+        const cls = `box${c.goal ? " on-goal" : ""}${isDead ? " dead-box" : ""}${same(selected, [x, y]) || (drag && same(drag.from, [x, y])) ? " selected" : ""}`;
+        layers.things.append(s("rect", { x: x + 0.1, y: y + 0.1, width: 0.8, height: 0.8, rx: 0.12, class: cls }));
+        layers.things.append(s("path", { d: `M${x + 0.22} ${y + 0.22}L${x + 0.78} ${y + 0.78}M${x + 0.78} ${y + 0.22}L${x + 0.22} ${y + 0.78}`, class: "box-x" }));
+      }
+      if (c.inside || c.wall) {
+        const label = c.wall ? "wall" : `${c.box ? (c.goal ? "box on goal" : "box") : c.goal ? "goal" : "floor"}`;
+        layers.hits.append(s("rect", { x, y, width: 1, height: 1, class: "hit", "data-cell": key, "data-kind": label }));
+      }
+    }
+    if (b.player) {
+      const [px, py] = b.player;
+      layers.things.append(s("circle", { cx: px + 0.5, cy: py + 0.5, r: 0.32, class: "player" }));
+      layers.things.append(s("circle", { cx: px + 0.4, cy: py + 0.42, r: 0.05, class: "eye" }), s("circle", { cx: px + 0.6, cy: py + 0.42, r: 0.05, class: "eye" }));
+    }
+    if (drag && !same(drag.over, drag.from)) layers.marks.append(s("rect", { x: drag.over[0] + 0.06, y: drag.over[1] + 0.06, width: 0.88, height: 0.88, class: "drop-target" }));
+    svg.replaceChildren(s("title", {}, `Level ${v.level}${v.title ? ` (${v.title})` : ""}: ${v.width} by ${v.height}`), layers.floor, layers.marks, layers.things, layers.hits);
+    svg.setAttribute("aria-label", `Sokoban board, ${v.collection} level ${v.level}. Player at column ${b.player ? b.player[0] : "?"}, row ${b.player ? b.player[1] : "?"}. ${v.solved ? "Solved." : ""}`);
+
+    title.textContent = `${v.collection} · level ${v.level}${v.title && v.title !== `${v.collection} ${v.level}` ? ` — ${v.title}` : ""}`;
+    counters.replaceChildren(h("span", { class: "counter" }, "Moves ", h("strong", { "data-testid": "moves" }, v.moves)), " ", h("span", { class: "counter" }, "Pushes ", h("strong", { "data-testid": "pushes" }, v.pushes)));
+    undoB.disabled = !v.canUndo || !live();
+    redoB.disabled = !v.canRedo || !live();
+    restartB.disabled = (v.moves === 0 && !v.canUndo) || !live();
+    dead.textContent = deadBoxes.length && !v.solved
+      ? `⚠ ${deadBoxes.length === 1 ? "A box is" : `${deadBoxes.length} boxes are`} on a dead square (${deadBoxes.map(([x, y]) => `${x},${y}`).join("; ")}): it can never reach a goal. Undo (U) or restart.`
+      : "";
+    dead.hidden = !dead.textContent;
+    if (v.solved) {
+      banner.hidden = false;
+      banner.replaceChildren(
+        h("h2", {}, "Solved!"),
+        h("p", {}, `${v.moves} moves, ${v.pushes} pushes.`),
+        h("label", { for: "lurd" }, "Solution (LURD)"),
+        h("textarea", { id: "lurd", readonly: true, rows: 2, "data-testid": "lurd" }, v.lurd),
+        h("div", { class: "row" },
+          h("button", { type: "button", onclick: () => copyText(v.lurd, "The solution was copied") }, "Copy solution"),
+          canPlay ? h("button", { type: "button", onclick: () => newLevel({ collection: v.collection, level: v.level }) }, "Play again") : null,
+          canPlay ? h("button", { type: "button", class: "primary", onclick: () => newLevel({ collection: v.collection, level: v.level + 1 }) }, "Next level") : null));
+      if (canPlay && lastSolvedSeq !== snap.sequence) {
+        lastSolvedSeq = snap.sequence;
+        markSolved(v.collection, v.level, { moves: v.moves, pushes: v.pushes, lurd: v.lurd });
+        const opt = picker.col.value === v.collection && picker.lvl.querySelector(`option[value="${v.level}"]`);
+        if (opt && !/solved/.test(opt.textContent)) opt.textContent += " ✓ solved";
+      }
+    } else {
+      banner.hidden = true;
+      banner.replaceChildren();
+    }
+  }
+
+  return {
+    update(next) { snap = next; render(); },
+    receipt(r) {
+      for (const e of r.events || []) {
+        if (e.type === "deadSquare") say(`A box was pushed onto a dead square at (${e.cell[0]}, ${e.cell[1]}); the level can't be solved from here. Undo with U.`, "warning");
+        if (e.type === "solved") say(`Solved in ${e.moves} moves and ${e.pushes} pushes!`);
+      }
+    },
+    destroy() { document.removeEventListener("keydown", onKey); },
+  };
+}

@@ -1,0 +1,127 @@
+// Small helpers shared by the pages: element building, local storage of tokens and solved
+// levels, links, messages.
+
+/** `h("button", {class: "x", onclick}, "text", child)` → an element. */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v == null || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    else if (k === "class") el.className = v;
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else if (k === "text") el.textContent = v;
+    else if (v === true) el.setAttribute(k, "");
+    else el.setAttribute(k, String(v));
+  }
+  for (const c of children.flat()) {
+    if (c == null || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+const SVGNS = "http://www.w3.org/2000/svg";
+/** An SVG element with attributes. */
+export function s(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v == null || v === false) continue;
+    el.setAttribute(k, String(v));
+  }
+  for (const c of children.flat()) if (c) el.append(c);
+  return el;
+}
+
+// ---- local storage -------------------------------------------------------------------------
+
+const TOKENS = "turnstile.tokens.v1";
+const SOLVED = "turnstile.solved.v1";
+
+function readJson(key, fallback) {
+  try {
+    const v = JSON.parse(localStorage.getItem(key) || "null");
+    return v ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
+function writeJson(key, value) {
+  try { localStorage.setItem(key, JSON.stringify(value)); } catch { /* storage full or off */ }
+}
+
+/** Tokens this browser holds: [{matchId, game, token, role: "seat"|"spectator", seat?, savedAt}]. */
+export function savedTokens() { return readJson(TOKENS, []); }
+
+export function saveToken(entry) {
+  const all = savedTokens().filter((t) => t.token !== entry.token);
+  all.unshift({ ...entry, savedAt: Date.now() });
+  writeJson(TOKENS, all.slice(0, 100));
+}
+
+export function tokensFor(matchId) { return savedTokens().filter((t) => t.matchId === matchId); }
+
+/** Solved Sokoban levels: {"microban/1": {moves, pushes, lurd}}. */
+export function solvedLevels() { return readJson(SOLVED, {}); }
+export function markSolved(collection, level, info) {
+  const all = solvedLevels();
+  const key = `${collection}/${level}`;
+  const prev = all[key];
+  if (!prev || info.moves < prev.moves) all[key] = info;
+  writeJson(SOLVED, all);
+}
+
+// ---- links ---------------------------------------------------------------------------------
+
+export function matchLink(matchId, token) {
+  return `${location.origin}${location.pathname}#/match/${encodeURIComponent(matchId)}?token=${encodeURIComponent(token)}`;
+}
+export function replayLink(matchId, token) {
+  return `${location.origin}${location.pathname}#/replay/${encodeURIComponent(matchId)}?token=${encodeURIComponent(token)}`;
+}
+
+/** Parses `#/match/<id>?token=...` → {parts: ["match", id], params}. */
+export function parseHash(hash = location.hash) {
+  const raw = hash.replace(/^#\/?/, "");
+  const [path, query = ""] = raw.split("?");
+  return { parts: path.split("/").filter(Boolean).map(decodeURIComponent), params: new URLSearchParams(query) };
+}
+
+// ---- messages ------------------------------------------------------------------------------
+
+/** Shows a message in the page's live region (screen readers announce it). */
+export function say(text, kind = "info") {
+  const box = document.getElementById("messages");
+  if (!box) return;
+  const item = h("div", { class: `message ${kind}`, role: kind === "error" ? "alert" : "status" },
+    h("span", {}, text),
+    h("button", { class: "close", "aria-label": "Dismiss message", onclick: () => item.remove() }, "×"));
+  box.append(item);
+  while (box.children.length > 4) box.firstChild.remove();
+  if (kind !== "error") setTimeout(() => item.remove(), 8000);
+}
+
+export function clearMessages() {
+  const box = document.getElementById("messages");
+  if (box) box.replaceChildren();
+}
+
+export async function copyText(text, what = "Copied") {
+  try {
+    await navigator.clipboard.writeText(text);
+    say(`${what} to the clipboard.`);
+  } catch {
+    window.prompt("Copy this:", text);
+  }
+}
+
+export function shortRev(rev) {
+  if (!rev) return "—";
+  return rev.replace(/^sha256:/, "").slice(0, 12);
+}
+
+export function seatName(game, seat) {
+  if (game === "connect4") return seat === 0 ? "Red" : "Yellow";
+  if (game === "tictactoe") return seat === 0 ? "X" : "O";
+  if (game === "sokoban") return "Player";
+  return `Seat ${seat}`;
+}
