@@ -1,23 +1,49 @@
 //! `turnstile bench <game|all>`: end-to-end throughput, printed as JSON lines.
 //!
 //! Each line names the game, what was measured, how many commands, how long they took and the
-//! rate. Set-up (parsing content, creating matches, building replay files) happens before the
-//! clock starts, so the figures are for the measured work alone. The wall clock lives here, at
-//! the edge, and never in rules. Criterion's `cargo bench` owns the micro-benchmarks.
+//! rate: `{game, bench, what, commands, seconds, perSecond}`, where `perSecond` is always
+//! commands per second. Lines that measure whole games add `games` and `gamesPerSecond`; the
+//! strong bot's line adds `nodes` and `nodesPerSecond` (positions searched). Set-up (parsing
+//! content, creating matches, building replay files) happens before the clock starts, so the
+//! figures are for the measured work alone. The wall clock lives here, at the edge, and never
+//! in rules. Criterion's `cargo bench` owns the micro-benchmarks.
+//!
+//! Connect Four and Tic-Tac-Toe measure (see `docs/benchmarks.md`):
+//!
+//! - `random_games_bare`: complete uniformly random games on the bare rules — a fresh state and
+//!   the resolver's `apply` (the game's real `check` and `commit`), no match; at least 10 × N
+//!   moves, since they are far cheaper than receipts;
+//! - `random_games_receipted`: the same games (same generator, same moves), every move a command
+//!   through `Match::submit` — legality, commit, state and view fingerprints, chained receipt
+//!   hash, log — with one match per game; at least N moves;
+//! - `strong_bot_nodes`: the strong bot (seat 0) against uniformly random moves on the bare
+//!   rules, timing only the bot's `choose` (resolver candidates, position, search): its moves
+//!   are the commands, and the positions it searched the nodes.
+//!
+//! Moves are drawn from PCG32 generators seeded like a bot's (`bot_generator("bench", seat)`),
+//! so every run plays the same games.
 
 use crate::exit::Outcome;
 use serde::Serialize;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use turnstile_core::{CommandEnvelope, ContentBundle, Seat};
-use turnstile_runtime::{verify, Match, MatchSpec, ReplayFile, SeatSpec};
+use turnstile_connect4::ConnectFourRules;
+use turnstile_core::determinism::Pcg32;
+use turnstile_core::{
+    CommandContext, CommandEnvelope, ContentBundle, ContentProblem, Game, LegalActionResolver,
+    MatchSetup, Seat,
+};
+use turnstile_runtime::{bot_generator, verify, Bot, Match, MatchSpec, ReplayFile, SeatSpec};
 use turnstile_sokoban::{
     parse_collection, parse_lurd, Board, Direction, Sokoban, SokobanAction, SokobanConfig,
     SokobanContent,
 };
+use turnstile_tictactoe::mnk::{MatchConfig, MnkGame, Rules, Searchable, StrongBot};
+use turnstile_tictactoe::testkit::{random_game, random_receipted_game};
+use turnstile_tictactoe::TicTacToeRules;
 
 /// The games with an end-to-end benchmark.
-const GAMES: &[&str] = &["sokoban"];
+const GAMES: &[&str] = &["sokoban", "connect4", "tictactoe"];
 
 /// One measured figure.
 #[derive(Serialize)]
@@ -29,6 +55,40 @@ struct Figure {
     commands: u64,
     seconds: String,
     per_second: u64,
+    /// Complete games, when the line measures whole games.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    games: Option<u64>,
+    /// Complete games per second.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    games_per_second: Option<u64>,
+    /// Positions searched, on the strong bot's line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nodes: Option<u64>,
+    /// Positions searched per second.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nodes_per_second: Option<u64>,
+}
+
+/// `count` per second over `took`.
+fn rate(count: u64, took: Duration) -> u64 {
+    let nanos = took.as_nanos().max(1);
+    u64::try_from(u128::from(count) * 1_000_000_000 / nanos).unwrap_or(u64::MAX)
+}
+
+impl Figure {
+    /// The same figure, counting `games` complete games.
+    fn with_games(mut self, games: u64, took: Duration) -> Figure {
+        self.games = Some(games);
+        self.games_per_second = Some(rate(games, took));
+        self
+    }
+
+    /// The same figure, counting `nodes` positions searched.
+    fn with_nodes(mut self, nodes: u64, took: Duration) -> Figure {
+        self.nodes = Some(nodes);
+        self.nodes_per_second = Some(rate(nodes, took));
+        self
+    }
 }
 
 fn figure(
@@ -38,14 +98,17 @@ fn figure(
     commands: u64,
     took: Duration,
 ) -> Figure {
-    let nanos = took.as_nanos().max(1);
     Figure {
         game,
         bench,
         what,
         commands,
         seconds: format!("{}.{:06}", took.as_secs(), took.subsec_micros()),
-        per_second: u64::try_from(u128::from(commands) * 1_000_000_000 / nanos).unwrap_or(u64::MAX),
+        per_second: rate(commands, took),
+        games: None,
+        games_per_second: None,
+        nodes: None,
+        nodes_per_second: None,
     }
 }
 
@@ -64,7 +127,13 @@ pub fn run(game: &str, commands: u64) -> Outcome {
     for g in games {
         let figures = match g {
             "sokoban" => sokoban(commands.max(1)),
+            "connect4" => mnk::<ConnectFourRules>(turnstile_connect4::bundled(), commands.max(1)),
+            "tictactoe" => mnk::<TicTacToeRules>(turnstile_tictactoe::bundled(), commands.max(1)),
             _ => unreachable!("listed in GAMES"),
+        };
+        let figures = match figures {
+            Ok(figures) => figures,
+            Err(why) => return Outcome::input(format!("bench {g}: {why}")),
         };
         for f in figures {
             println!("{}", serde_json::to_string(&f).expect("figures serialize"));
@@ -91,7 +160,7 @@ fn solutions() -> Vec<(u32, Vec<Direction>)> {
 }
 
 /// Sokoban: the known Microban solutions, played one after another until `commands` moves.
-fn sokoban(commands: u64) -> Vec<Figure> {
+fn sokoban(commands: u64) -> Result<Vec<Figure>, String> {
     let levels: Vec<_> = parse_collection(MICROBAN, "microban.xsb")
         .valid_levels()
         .cloned()
@@ -209,5 +278,104 @@ fn sokoban(commands: u64) -> Vec<Figure> {
         verified,
         start.elapsed(),
     );
-    vec![bare, with_receipts, replay]
+    Ok(vec![bare, with_receipts, replay])
+}
+
+/// The seed of every generator the m,n,k benchmarks draw from.
+const SEED: &str = "bench";
+
+/// Connect Four or Tic-Tac-Toe: random games bare and receipted, and the strong bot's search.
+fn mnk<V: Searchable>(
+    bundle: Result<ContentBundle<Rules>, Vec<ContentProblem>>,
+    commands: u64,
+) -> Result<Vec<Figure>, String> {
+    let bundle = Arc::new(bundle.map_err(|problems| format!("{problems:?}"))?);
+    let generator = || bot_generator(SEED, Seat(0)).map_err(|e| e.to_string());
+
+    // Bare rules: the resolver's `apply` on a fresh state per game, until 10 × `commands` moves.
+    let mut rng = generator()?;
+    let (mut games, mut moves) = (0u64, 0u64);
+    let start = Instant::now();
+    while moves < commands.saturating_mul(10) {
+        moves += u64::from(random_game::<V>(&bundle.content, &mut rng)?);
+        games += 1;
+    }
+    let took = start.elapsed();
+    let bare = figure(
+        V::ID,
+        "random_games_bare",
+        "complete random games on the bare rules: the resolver's apply (check and commit)",
+        moves,
+        took,
+    )
+    .with_games(games, took);
+
+    // The same games from the start, every move a command through Match::submit.
+    let mut rng = generator()?;
+    let (mut games, mut moves) = (0u64, 0u64);
+    let start = Instant::now();
+    while moves < commands {
+        moves += u64::from(random_receipted_game::<V>(bundle.clone(), SEED, &mut rng)?);
+        games += 1;
+    }
+    let took = start.elapsed();
+    let receipted = figure(
+        V::ID,
+        "random_games_receipted",
+        "the same random games through Match::submit: receipts, state and view fingerprints, chained hashes",
+        moves,
+        took,
+    )
+    .with_games(games, took);
+
+    let bot = strong_bot::<V>(&bundle.content, (commands / 10_000).clamp(1, 1_000))?;
+    Ok(vec![bare, receipted, bot])
+}
+
+/// `games` games of the strong bot (seat 0) against uniformly random moves (seat 1) on the bare
+/// rules, timing only the bot's choices.
+fn strong_bot<V: Searchable>(rules: &Rules, games: u64) -> Result<Figure, String> {
+    let resolver = LegalActionResolver::<MnkGame<V>>::new(rules, 2);
+    let mut bot = StrongBot::<V>::new(SEED, Seat(0)).map_err(|e| e.to_string())?;
+    let mut rng: Pcg32 = bot_generator(SEED, Seat(1)).map_err(|e| e.to_string())?;
+    let (mut choices, mut nodes, mut took) = (0u64, 0u64, Duration::ZERO);
+    for _ in 0..games {
+        let setup = MatchSetup {
+            config: &MatchConfig::default(),
+            seed: SEED,
+            seats: 2,
+        };
+        let mut state = MnkGame::<V>::setup(rules, setup).map_err(|e| e.to_string())?;
+        while state.result().is_none() {
+            let seat = state.to_move().ok_or("no seat is to move")?;
+            let action = if seat == Seat(0) {
+                let start = Instant::now();
+                let action = bot.choose(&resolver, &state, seat, 0);
+                took += start.elapsed();
+                choices += 1;
+                nodes += bot.last_report().map_or(0, |r| r.nodes);
+                action.ok_or("the strong bot found no move")?
+            } else {
+                let mut actions = MnkGame::<V>::enumerate_actions(rules, &state, seat);
+                let n = u32::try_from(actions.len()).map_err(|e| e.to_string())?;
+                let pick = rng.below(n).map_err(|e| e.to_string())?;
+                actions.swap_remove(pick as usize)
+            };
+            let ctx = CommandContext {
+                seat: Some(seat),
+                tick: 0,
+            };
+            resolver
+                .apply(&mut state, ctx, &action)
+                .map_err(|r| r.to_string())?;
+        }
+    }
+    Ok(figure(
+        V::ID,
+        "strong_bot_nodes",
+        "the strong bot's choices against random moves: candidates, position and bounded alpha-beta search",
+        choices,
+        took,
+    )
+    .with_nodes(nodes, took))
 }

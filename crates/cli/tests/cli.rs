@@ -288,6 +288,34 @@ fn bench_prints_json_lines() {
 }
 
 #[test]
+fn grid_game_benches_count_games_moves_and_nodes() {
+    for game in ["connect4", "tictactoe"] {
+        let out = turnstile(&["bench", game, "--commands", "300"]);
+        assert_eq!(out.status.code(), Some(0), "{game}");
+        let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let benches: Vec<&str> = lines.iter().map(|l| l["bench"].as_str().unwrap()).collect();
+        assert_eq!(
+            benches,
+            [
+                "random_games_bare",
+                "random_games_receipted",
+                "strong_bot_nodes"
+            ]
+        );
+        for line in &lines[..2] {
+            assert_eq!(line["game"], game);
+            assert!(line["games"].as_u64().unwrap() > 0, "{line}");
+            assert!(line["commands"].as_u64().unwrap() >= 300, "{line}");
+        }
+        assert!(lines[2]["nodes"].as_u64().unwrap() > 0);
+    }
+}
+
+#[test]
 fn clover_score_prints_the_receipt_or_says_why_not() {
     check(
         &["clover", "score", "games/clover/examples/flush.json"],

@@ -108,10 +108,28 @@ impl ConfigProblem {
 /// The table of turn configs of a content revision: id → config, in id order.
 ///
 /// In JSON it is a plain object: `{ "blitz": { "usesTimer": true, ... }, ... }`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(transparent)]
+///
+/// Inside, a list sorted by id: a content revision has a handful of configs, and state resolves
+/// its config several times per command — first by pointer (an id taken from this table with
+/// [`TurnConfigs::id`] shares its text), then by a binary search.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct TurnConfigs {
-    configs: BTreeMap<TurnConfigId, TurnConfig>,
+    configs: Vec<(TurnConfigId, TurnConfig)>,
+}
+
+impl Serialize for TurnConfigs {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for TurnConfigs {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let map = BTreeMap::<TurnConfigId, TurnConfig>::deserialize(deserializer)?;
+        Ok(Self {
+            configs: map.into_iter().collect(),
+        })
+    }
 }
 
 impl TurnConfigs {
@@ -122,25 +140,45 @@ impl TurnConfigs {
 
     /// The same table with `config` under `id` (a builder for tests and code-defined content).
     pub fn with(mut self, id: TurnConfigId, config: TurnConfig) -> Self {
-        self.configs.insert(id, config);
+        self.insert(id, config);
         self
     }
 
     /// Puts `config` under `id`, returning the config it replaced.
     pub fn insert(&mut self, id: TurnConfigId, config: TurnConfig) -> Option<TurnConfig> {
-        self.configs.insert(id, config)
+        match self.configs.binary_search_by(|(key, _)| key.cmp(&id)) {
+            Ok(i) => Some(std::mem::replace(&mut self.configs[i].1, config)),
+            Err(i) => {
+                self.configs.insert(i, (id, config));
+                None
+            }
+        }
+    }
+
+    /// The entry under `id`, if any: by pointer first, then by text.
+    fn entry(&self, id: &TurnConfigId) -> Option<&(TurnConfigId, TurnConfig)> {
+        if let Some(entry) = self.configs.iter().find(|(key, _)| key.shares_text(id)) {
+            return Some(entry);
+        }
+        let i = self.configs.binary_search_by(|(key, _)| key.cmp(id)).ok()?;
+        self.configs.get(i)
     }
 
     /// The config under `id`, if any.
     pub fn get(&self, id: &TurnConfigId) -> Option<&TurnConfig> {
-        self.configs.get(id)
+        self.entry(id).map(|(_, config)| config)
     }
 
     /// The config under `id`, or [`TurnError::UnknownTurnConfig`].
     pub fn resolve(&self, id: &TurnConfigId) -> Result<&TurnConfig, TurnError> {
-        self.configs
-            .get(id)
+        self.get(id)
             .ok_or_else(|| TurnError::UnknownTurnConfig { id: id.clone() })
+    }
+
+    /// The table's own copy of `id`, if it holds that config: state that names its configs with
+    /// these copies resolves them fastest.
+    pub fn id(&self, id: &TurnConfigId) -> Option<&TurnConfigId> {
+        self.entry(id).map(|(key, _)| key)
     }
 
     /// Resolves an optional id: `None` stays `None` (a turn without config), an unknown id is an
@@ -154,7 +192,7 @@ impl TurnConfigs {
 
     /// The configs in id order.
     pub fn iter(&self) -> impl Iterator<Item = (&TurnConfigId, &TurnConfig)> {
-        self.configs.iter()
+        self.configs.iter().map(|(id, config)| (id, config))
     }
 
     /// How many configs the table holds.
@@ -170,7 +208,7 @@ impl TurnConfigs {
     /// Checks every config and reports every problem at once, in id order.
     pub fn validate(&self) -> Result<(), Vec<ConfigProblem>> {
         let mut problems = Vec::new();
-        for (id, config) in &self.configs {
+        for (id, config) in self.iter() {
             let base = format!("/{}", escape_pointer(id.as_str()));
             if id.as_str().is_empty() {
                 problems.push(ConfigProblem::EmptyId {

@@ -66,24 +66,27 @@ pub enum TurnEndReason {
 /// As the current turn, `ticks` counts this turn's active timed ticks and `number` is untouched;
 /// as a seat's data, `ticks` is the seat's total active timed ticks and `number` its count of
 /// finished turns (see [`TurnData::accumulate`]).
+///
+/// Fields are declared in the order canonical JSON writes their keys (sorted), so that
+/// fingerprinting, done for every receipt, never has to reorder them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct TurnData {
-    /// The seat this turn belongs to, if any (a turn for the environment has none).
-    pub player: Option<Seat>,
-    /// The entity this turn is about, if any.
-    pub entity: Option<EntityId>,
     /// The turn's config; `None` means no timer and not skippable.
     pub config: Option<TurnConfigId>,
+    /// The entity this turn is about, if any.
+    pub entity: Option<EntityId>,
+    /// How many turns were accumulated into this data.
+    pub number: u32,
+    /// The seat this turn belongs to, if any (a turn for the environment has none).
+    pub player: Option<Seat>,
+    /// Which logic acts on the data.
+    pub status: TurnStatus,
+    /// Active timed ticks.
+    pub ticks: u32,
     /// Which interactions the turn suggests (`type` in JSON).
     #[serde(rename = "type")]
     pub turn_type: TurnType,
-    /// Which logic acts on the data.
-    pub status: TurnStatus,
-    /// How many turns were accumulated into this data.
-    pub number: u32,
-    /// Active timed ticks.
-    pub ticks: u32,
 }
 
 impl TurnData {

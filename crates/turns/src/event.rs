@@ -3,7 +3,8 @@
 //! Game logic reacts to [signals](crate::TurnSignals), called synchronously inside the
 //! transition; events are the record of what happened, for rendering and logs.
 
-use serde::{Deserialize, Serialize};
+use serde::ser::SerializeStruct;
+use serde::{Deserialize, Serialize, Serializer};
 use turnstile_core::{Seat, Tick};
 
 use crate::data::{TurnEndReason, TurnStatus, TurnType};
@@ -16,7 +17,11 @@ use crate::order::SkipReason;
 /// Events about type, status, activation and timer reset describe the [`TurnData`](crate::TurnData)
 /// the operation was called on; emitted by [`Turns`](crate::Turns), that is always the match's
 /// current turn.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// Serialized by hand, with the same JSON as the derived form, writing each object's keys in
+/// canonical (sorted) order — `"type"` among them, not first — so that fingerprinting a receipt
+/// never has to reorder them; `serializes_like_the_derived_form` checks every variant.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(
     tag = "type",
     rename_all = "camelCase",
@@ -130,4 +135,348 @@ pub enum TurnEvent<P = (), S = ()> {
         /// How far every running deadline moved.
         shift_ticks: u64,
     },
+}
+
+impl<P: Serialize, S: Serialize> Serialize for TurnEvent<P, S> {
+    fn serialize<Z: Serializer>(&self, serializer: Z) -> Result<Z::Ok, Z::Error> {
+        /// Writes `{"k": v, …}` with the keys as given (already sorted), then ends it.
+        macro_rules! object {
+            ($($key:literal: $value:expr),+ $(,)?) => {{
+                let mut object = serializer.serialize_struct("TurnEvent", [$($key),+].len())?;
+                $(object.serialize_field($key, $value)?;)+
+                object.end()
+            }};
+        }
+        match self {
+            TurnEvent::TurnTypeChanged { previous, current } => object!(
+                "current": current, "previous": previous, "type": "turnTypeChanged",
+            ),
+            TurnEvent::TurnStatusChanged { previous, current } => object!(
+                "current": current, "previous": previous, "type": "turnStatusChanged",
+            ),
+            TurnEvent::TurnActivated { player, entity } => object!(
+                "entity": entity, "player": player, "type": "turnActivated",
+            ),
+            TurnEvent::TurnTimerReset => object!("type": "turnTimerReset"),
+            TurnEvent::TurnBegan {
+                turn_index,
+                player,
+                entity,
+            } => object!(
+                "entity": entity, "player": player, "turnIndex": turn_index, "type": "turnBegan",
+            ),
+            TurnEvent::TurnEnded {
+                turn_index,
+                player,
+                entity,
+                reason,
+                ticks,
+            } => object!(
+                "entity": entity,
+                "player": player,
+                "reason": reason,
+                "ticks": ticks,
+                "turnIndex": turn_index,
+                "type": "turnEnded",
+            ),
+            TurnEvent::PlayCommandReceived { seat, data } => object!(
+                "data": data, "seat": seat, "type": "playCommandReceived",
+            ),
+            TurnEvent::SkipCommandReceived { seat, data } => object!(
+                "data": data, "seat": seat, "type": "skipCommandReceived",
+            ),
+            TurnEvent::RoundStarted { round } => object!("round": round, "type": "roundStarted"),
+            TurnEvent::CommanderJoined { commander, round } => object!(
+                "commander": commander, "round": round, "type": "commanderJoined",
+            ),
+            TurnEvent::CommanderRemoved { commander } => object!(
+                "commander": commander, "type": "commanderRemoved",
+            ),
+            TurnEvent::CommanderSkipped { commander, reason } => object!(
+                "commander": commander, "reason": reason, "type": "commanderSkipped",
+            ),
+            TurnEvent::CommanderPriorityChanged {
+                commander,
+                previous,
+                current,
+            } => object!(
+                "commander": commander,
+                "current": current,
+                "previous": previous,
+                "type": "commanderPriorityChanged",
+            ),
+            TurnEvent::TurnOrderStalled { round } => object!(
+                "round": round, "type": "turnOrderStalled",
+            ),
+            TurnEvent::ClockResumed {
+                outage_start_tick,
+                takeover_tick,
+                shift_ticks,
+            } => object!(
+                "outageStartTick": outage_start_tick,
+                "shiftTicks": shift_ticks,
+                "takeoverTick": takeover_tick,
+                "type": "clockResumed",
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::{TurnEndReason, TurnStatus, TurnType};
+    use crate::ids::{CommanderId, EntityId};
+    use crate::order::SkipReason;
+
+    type Event = TurnEvent<[u16; 2], Option<u8>>;
+
+    /// The derived, internally tagged form the hand-written `Serialize` must match.
+    #[derive(Serialize)]
+    #[serde(
+        tag = "type",
+        rename_all = "camelCase",
+        rename_all_fields = "camelCase"
+    )]
+    enum Derived {
+        TurnTypeChanged {
+            previous: TurnType,
+            current: TurnType,
+        },
+        TurnStatusChanged {
+            previous: TurnStatus,
+            current: TurnStatus,
+        },
+        TurnActivated {
+            player: Option<Seat>,
+            entity: Option<EntityId>,
+        },
+        TurnTimerReset,
+        TurnBegan {
+            turn_index: u64,
+            player: Option<Seat>,
+            entity: Option<EntityId>,
+        },
+        TurnEnded {
+            turn_index: u64,
+            player: Option<Seat>,
+            entity: Option<EntityId>,
+            reason: TurnEndReason,
+            ticks: u32,
+        },
+        PlayCommandReceived {
+            seat: Seat,
+            data: [u16; 2],
+        },
+        SkipCommandReceived {
+            seat: Seat,
+            data: Option<u8>,
+        },
+        RoundStarted {
+            round: u64,
+        },
+        CommanderJoined {
+            commander: CommanderId,
+            round: u64,
+        },
+        CommanderRemoved {
+            commander: CommanderId,
+        },
+        CommanderSkipped {
+            commander: CommanderId,
+            reason: SkipReason,
+        },
+        CommanderPriorityChanged {
+            commander: CommanderId,
+            previous: i32,
+            current: i32,
+        },
+        TurnOrderStalled {
+            round: u64,
+        },
+        ClockResumed {
+            outage_start_tick: Tick,
+            takeover_tick: Tick,
+            shift_ticks: u64,
+        },
+    }
+
+    #[test]
+    fn serializes_like_the_derived_form() {
+        let id = || CommanderId::new("hero");
+        let custom = || TurnType::Custom("shop".into());
+        let pairs: Vec<(Event, Derived)> = vec![
+            (
+                TurnEvent::TurnTypeChanged {
+                    previous: TurnType::Play,
+                    current: custom(),
+                },
+                Derived::TurnTypeChanged {
+                    previous: TurnType::Play,
+                    current: custom(),
+                },
+            ),
+            (
+                TurnEvent::TurnStatusChanged {
+                    previous: TurnStatus::Active,
+                    current: TurnStatus::Resolving,
+                },
+                Derived::TurnStatusChanged {
+                    previous: TurnStatus::Active,
+                    current: TurnStatus::Resolving,
+                },
+            ),
+            (
+                TurnEvent::TurnActivated {
+                    player: Some(Seat(1)),
+                    entity: Some(EntityId(7)),
+                },
+                Derived::TurnActivated {
+                    player: Some(Seat(1)),
+                    entity: Some(EntityId(7)),
+                },
+            ),
+            (TurnEvent::TurnTimerReset, Derived::TurnTimerReset),
+            (
+                TurnEvent::TurnBegan {
+                    turn_index: 3,
+                    player: None,
+                    entity: None,
+                },
+                Derived::TurnBegan {
+                    turn_index: 3,
+                    player: None,
+                    entity: None,
+                },
+            ),
+            (
+                TurnEvent::TurnEnded {
+                    turn_index: 3,
+                    player: Some(Seat(0)),
+                    entity: None,
+                    reason: TurnEndReason::Custom("resigned".into()),
+                    ticks: 12,
+                },
+                Derived::TurnEnded {
+                    turn_index: 3,
+                    player: Some(Seat(0)),
+                    entity: None,
+                    reason: TurnEndReason::Custom("resigned".into()),
+                    ticks: 12,
+                },
+            ),
+            (
+                TurnEvent::PlayCommandReceived {
+                    seat: Seat(0),
+                    data: [2, 1],
+                },
+                Derived::PlayCommandReceived {
+                    seat: Seat(0),
+                    data: [2, 1],
+                },
+            ),
+            (
+                TurnEvent::SkipCommandReceived {
+                    seat: Seat(1),
+                    data: Some(4),
+                },
+                Derived::SkipCommandReceived {
+                    seat: Seat(1),
+                    data: Some(4),
+                },
+            ),
+            (
+                TurnEvent::RoundStarted { round: 2 },
+                Derived::RoundStarted { round: 2 },
+            ),
+            (
+                TurnEvent::CommanderJoined {
+                    commander: id(),
+                    round: 2,
+                },
+                Derived::CommanderJoined {
+                    commander: id(),
+                    round: 2,
+                },
+            ),
+            (
+                TurnEvent::CommanderRemoved { commander: id() },
+                Derived::CommanderRemoved { commander: id() },
+            ),
+            (
+                TurnEvent::CommanderSkipped {
+                    commander: id(),
+                    reason: SkipReason::Stunned,
+                },
+                Derived::CommanderSkipped {
+                    commander: id(),
+                    reason: SkipReason::Stunned,
+                },
+            ),
+            (
+                TurnEvent::CommanderPriorityChanged {
+                    commander: id(),
+                    previous: 1,
+                    current: -2,
+                },
+                Derived::CommanderPriorityChanged {
+                    commander: id(),
+                    previous: 1,
+                    current: -2,
+                },
+            ),
+            (
+                TurnEvent::TurnOrderStalled { round: 5 },
+                Derived::TurnOrderStalled { round: 5 },
+            ),
+            (
+                TurnEvent::ClockResumed {
+                    outage_start_tick: 10,
+                    takeover_tick: 40,
+                    shift_ticks: 30,
+                },
+                Derived::ClockResumed {
+                    outage_start_tick: 10,
+                    takeover_tick: 40,
+                    shift_ticks: 30,
+                },
+            ),
+        ];
+        for (event, derived) in pairs {
+            let ours = serde_json::to_value(&event).unwrap();
+            assert_eq!(ours, serde_json::to_value(&derived).unwrap());
+            let back: Event = serde_json::from_value(ours).unwrap();
+            assert_eq!(back, event);
+            // Keys come out sorted, the order canonical JSON needs.
+            let text = serde_json::to_string(&event).unwrap();
+            let keys: Vec<&str> = text
+                .split('"')
+                .skip(1)
+                .step_by(2)
+                .filter(|k| {
+                    [
+                        "current",
+                        "previous",
+                        "type",
+                        "entity",
+                        "player",
+                        "turnIndex",
+                        "reason",
+                        "ticks",
+                        "data",
+                        "seat",
+                        "round",
+                        "commander",
+                        "outageStartTick",
+                        "shiftTicks",
+                        "takeoverTick",
+                    ]
+                    .contains(k)
+                })
+                .collect();
+            let mut sorted = keys.clone();
+            sorted.sort_unstable();
+            assert_eq!(keys, sorted, "{text}");
+        }
+    }
 }

@@ -7,27 +7,31 @@
 
 use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
+use std::sync::Arc;
 use turnstile_core::Seat;
 
 use crate::error::TurnError;
 use crate::ids::{CommanderId, EntityId, TurnConfigId};
 
 /// An actor that takes turns: a player's hero, one of several units, a monster run by the game.
+///
+/// Fields are declared in the order canonical JSON writes their keys (sorted), so that
+/// fingerprinting, done for every receipt, never has to reorder them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Commander {
-    /// Unique within the turn order.
-    pub id: CommanderId,
-    /// The seat whose commands drive this commander's turns; `None` for an actor run by game logic
-    /// (every seat's `Play` is then refused with `not_your_turn`).
-    pub seat: Option<Seat>,
-    /// The entity the commander's turns are about.
-    pub entity: Option<EntityId>,
-    /// Higher goes first within a round.
-    pub priority: i32,
     /// The config of the commander's turns (`None`: no timer, not skippable).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub config: Option<TurnConfigId>,
+    /// The entity the commander's turns are about.
+    pub entity: Option<EntityId>,
+    /// Unique within the turn order.
+    pub id: CommanderId,
+    /// Higher goes first within a round.
+    pub priority: i32,
+    /// The seat whose commands drive this commander's turns; `None` for an actor run by game logic
+    /// (every seat's `Play` is then refused with `not_your_turn`).
+    pub seat: Option<Seat>,
 }
 
 impl Commander {
@@ -134,16 +138,24 @@ impl Registration {
 
 /// The commander loop's state: who is registered, who waits to join, what is left of the round,
 /// who is acting.
+///
+/// The registered commanders rarely change (a join, a removal, a new priority) while the rest
+/// changes with every turn, so they are shared between copies of the state and copied only when
+/// one of them changes.
+///
+/// Fields are declared in the order canonical JSON writes their keys (sorted), so that
+/// fingerprinting, done for every receipt, never has to reorder them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct TurnOrder {
-    pub(crate) recompute_at: RecomputeAt,
-    pub(crate) registered: Vec<Registration>,
-    pub(crate) pending: Vec<Registration>,
-    pub(crate) remaining: Vec<CommanderId>,
     pub(crate) acting: Option<CommanderId>,
-    pub(crate) round: u64,
     pub(crate) next_registration: u64,
+    pub(crate) pending: Vec<Registration>,
+    pub(crate) recompute_at: RecomputeAt,
+    #[serde(with = "shared_list")]
+    pub(crate) registered: Arc<Vec<Registration>>,
+    pub(crate) remaining: Vec<CommanderId>,
+    pub(crate) round: u64,
     pub(crate) running: bool,
 }
 
@@ -252,7 +264,9 @@ impl TurnOrder {
         if !self.contains(id) {
             return Err(TurnError::UnknownCommander { id: id.clone() });
         }
-        self.registered.retain(|r| &r.commander.id != id);
+        if self.registered.iter().any(|r| &r.commander.id == id) {
+            Arc::make_mut(&mut self.registered).retain(|r| &r.commander.id != id);
+        }
         self.pending.retain(|r| &r.commander.id != id);
         self.remaining.retain(|r| r != id);
         Ok(self.acting.as_ref() == Some(id))
@@ -265,8 +279,11 @@ impl TurnOrder {
             .iter()
             .map(|r| r.commander.id.clone())
             .collect();
-        self.registered.append(&mut self.pending);
-        self.registered.sort_by_key(|r| r.registration);
+        if !self.pending.is_empty() {
+            let registered = Arc::make_mut(&mut self.registered);
+            registered.append(&mut self.pending);
+            registered.sort_by_key(|r| r.registration);
+        }
         joined
     }
 
@@ -289,15 +306,36 @@ impl TurnOrder {
         id: &CommanderId,
         priority: i32,
     ) -> Result<i32, TurnError> {
-        let registration = self
-            .registered
-            .iter_mut()
-            .chain(self.pending.iter_mut())
-            .find(|r| &r.commander.id == id)
-            .ok_or_else(|| TurnError::UnknownCommander { id: id.clone() })?;
+        let registered = self.registered.iter().any(|r| &r.commander.id == id);
+        let registration = if registered {
+            Arc::make_mut(&mut self.registered).iter_mut()
+        } else {
+            self.pending.iter_mut()
+        }
+        .find(|r| &r.commander.id == id)
+        .ok_or_else(|| TurnError::UnknownCommander { id: id.clone() })?;
         Ok(std::mem::replace(
             &mut registration.commander.priority,
             priority,
         ))
+    }
+}
+
+/// `Arc<Vec<T>>` as a plain JSON list.
+mod shared_list {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::sync::Arc;
+
+    pub(super) fn serialize<S: Serializer, T: Serialize>(
+        list: &Arc<Vec<T>>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        list.as_slice().serialize(serializer)
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+        deserializer: D,
+    ) -> Result<Arc<Vec<T>>, D::Error> {
+        Vec::deserialize(deserializer).map(Arc::new)
     }
 }

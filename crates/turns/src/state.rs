@@ -5,7 +5,7 @@
 //! [`Turns`](crate::Turns) handle, so the lifecycle rules (turn index, signals, accumulation)
 //! can't be bypassed.
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::{BTreeMap, BTreeSet};
 use turnstile_core::{Seat, Tick};
 
@@ -18,26 +18,26 @@ use crate::order::{RecomputeAt, TurnOrder};
 use crate::turns::{TurnSignals, Turns};
 
 /// Time and turn bookkeeping of a match.
+///
+/// Fields are declared in the order canonical JSON writes their keys (sorted), so that
+/// fingerprinting, done for every receipt, never has to reorder them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct TurnClock {
     pub(crate) current: TurnData,
-    pub(crate) seats: BTreeMap<Seat, TurnData>,
-    pub(crate) turn_index: u64,
     pub(crate) in_progress: bool,
     pub(crate) last_tick: Tick,
     pub(crate) paused_ticks: u64,
+    pub(crate) seats: SeatTable,
     pub(crate) timeouts_in_a_row: BTreeMap<Seat, u32>,
+    pub(crate) turn_index: u64,
 }
 
 impl TurnClock {
     /// A clock at tick 0 with fresh data for each seat and no turn begun.
     pub fn new(seats: impl IntoIterator<Item = Seat>) -> Self {
         Self {
-            seats: seats
-                .into_iter()
-                .map(|seat| (seat, TurnData::for_seat(seat)))
-                .collect(),
+            seats: SeatTable::new(seats),
             ..Self::default()
         }
     }
@@ -135,6 +135,55 @@ impl TurnClock {
             return Err(TurnError::StaleTimeout { turn_index });
         }
         Ok(())
+    }
+}
+
+/// Each seat's data, in seat order: a sorted list (a match has a handful of seats), written in
+/// JSON as the map `{"0": {...}, "1": {...}}`. Cheaper to copy and drop than a `BTreeMap`, which
+/// matters because the state is copied for every command judged on a copy.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct SeatTable(Vec<(Seat, TurnData)>);
+
+impl SeatTable {
+    fn new(seats: impl IntoIterator<Item = Seat>) -> Self {
+        let map: BTreeMap<Seat, TurnData> = seats
+            .into_iter()
+            .map(|seat| (seat, TurnData::for_seat(seat)))
+            .collect();
+        Self(map.into_iter().collect())
+    }
+
+    fn position(&self, seat: Seat) -> Option<usize> {
+        self.0.binary_search_by_key(&seat, |(s, _)| *s).ok()
+    }
+
+    pub(crate) fn get(&self, seat: &Seat) -> Option<&TurnData> {
+        self.position(*seat).map(|i| &self.0[i].1)
+    }
+
+    pub(crate) fn get_mut(&mut self, seat: &Seat) -> Option<&mut TurnData> {
+        self.position(*seat).map(|i| &mut self.0[i].1)
+    }
+
+    pub(crate) fn contains_key(&self, seat: &Seat) -> bool {
+        self.position(*seat).is_some()
+    }
+
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&Seat, &TurnData)> {
+        self.0.iter().map(|(seat, data)| (seat, data))
+    }
+}
+
+impl Serialize for SeatTable {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for SeatTable {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        BTreeMap::<Seat, TurnData>::deserialize(deserializer)
+            .map(|map| Self(map.into_iter().collect()))
     }
 }
 
@@ -253,7 +302,7 @@ impl MatchTurns {
             detail: detail.to_owned(),
         };
         configs.resolve_optional(clock.current.config.as_ref())?;
-        for (seat, data) in &clock.seats {
+        for (seat, data) in clock.seats.iter() {
             configs.resolve_optional(data.config.as_ref())?;
             if data.player != Some(*seat) {
                 return Err(inconsistent("a seat's data names another player"));

@@ -116,7 +116,9 @@ impl<'a, P, S> Turns<'a, P, S> {
         Self {
             state,
             configs,
-            events: Vec::new(),
+            // A command's transition usually makes several events (a turn ends, the next
+            // begins): room for them up front.
+            events: Vec::with_capacity(8),
             depth: 0,
             activations: 0,
             follow_up: false,
@@ -156,6 +158,12 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
     /// Takes the events so far, leaving the list empty.
     pub fn take_events(&mut self) -> Vec<TurnEvent<P, S>> {
         std::mem::take(&mut self.events)
+    }
+
+    /// Removes the events so far, in order, keeping the list's storage for the next ones: for
+    /// game logic that interleaves its own events with the framework's many times per command.
+    pub fn drain_events(&mut self) -> std::vec::Drain<'_, TurnEvent<P, S>> {
+        self.events.drain(..)
     }
 
     /// Ends the handle, returning its events.
@@ -868,22 +876,22 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
                 self.state.order.sort_remaining();
             }
             let id = self.state.order.remaining.remove(0);
-            let Some(commander) = self.state.order.find_registered(&id).cloned() else {
+            let Some(commander) = self.state.order.find_registered(&id) else {
                 continue;
             };
-            if let Err(reason) = signals.can_act(&commander) {
+            if let Err(reason) = signals.can_act(commander) {
                 self.events.push(TurnEvent::CommanderSkipped {
                     commander: id,
                     reason,
                 });
                 continue;
             }
-            self.state.order.acting = Some(id.clone());
             let reset = ResetTurn::new()
                 .with_player(commander.seat)
                 .with_entity(commander.entity)
-                .with_config(commander.config)
+                .with_config(commander.config.clone())
                 .with_type(TurnType::Play);
+            self.state.order.acting = Some(id.clone());
             if let Err(error) = self.begin_inner(signals, reset) {
                 if !self.state.clock.in_progress {
                     self.state.order.acting = None;
@@ -898,17 +906,26 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
     where
         G: TurnSignals<P, S> + ?Sized,
     {
-        for registration in &mut self.state.order.registered {
-            let commander = &mut registration.commander;
-            let priority = signals.recompute_priority(commander);
-            if priority != commander.priority {
-                self.events.push(TurnEvent::CommanderPriorityChanged {
-                    commander: commander.id.clone(),
-                    previous: commander.priority,
-                    current: priority,
-                });
-                commander.priority = priority;
-            }
+        // Ask first, change after: the registered commanders are shared between copies of the
+        // state and are copied only if a priority really changes.
+        let changed: Vec<(usize, i32)> = (self.state.order.registered.iter().enumerate())
+            .filter_map(|(i, r)| {
+                let priority = signals.recompute_priority(&r.commander);
+                (priority != r.commander.priority).then_some((i, priority))
+            })
+            .collect();
+        if changed.is_empty() {
+            return;
+        }
+        let registered = std::sync::Arc::make_mut(&mut self.state.order.registered);
+        for (i, priority) in changed {
+            let commander = &mut registered[i].commander;
+            self.events.push(TurnEvent::CommanderPriorityChanged {
+                commander: commander.id.clone(),
+                previous: commander.priority,
+                current: priority,
+            });
+            commander.priority = priority;
         }
     }
 }

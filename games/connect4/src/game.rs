@@ -108,7 +108,7 @@ impl Variant for ConnectFourRules {
 
 /// The columns that are not full, from the left.
 fn open_columns(board: &Board) -> Vec<u16> {
-    (0..board.width())
-        .filter(|&column| board.landing_cell(column).is_some())
-        .collect()
+    let mut open = Vec::with_capacity(usize::from(board.width()));
+    open.extend(board.open_columns());
+    open
 }

@@ -358,6 +358,10 @@ struct Observed {
 
 /// Plays one uniformly random game on the bare rules — a fresh state and the resolver's
 /// `apply`, no match, receipts or fingerprints — drawing moves from `rng`; returns its moves.
+///
+/// Each move is drawn uniformly from the seat's [`enumerate_actions`](Game::enumerate_actions)
+/// with one `rng.below(n)`, so [`random_receipted_game`] given a generator in the same state
+/// plays exactly the same game.
 pub fn random_game<V: Variant>(rules: &Rules, rng: &mut Pcg32) -> Result<u32, String> {
     let setup = MatchSetup {
         config: &MatchConfig::default(),
@@ -369,23 +373,68 @@ pub fn random_game<V: Variant>(rules: &Rules, rng: &mut Pcg32) -> Result<u32, St
     let mut moves = 0;
     while state.result().is_none() {
         let seat = state.to_move().ok_or("no seat is to move")?;
-        let mut actions = MnkGame::<V>::enumerate_actions(rules, &state, seat);
-        let count = u32::try_from(actions.len()).map_err(|e| e.to_string())?;
-        let pick = rng.below(count).map_err(|e| e.to_string())?;
+        let action = random_action::<V>(rules, &state, seat, rng)?;
         let ctx = CommandContext {
             seat: Some(seat),
             tick: 0,
         };
         resolver
-            .apply(&mut state, ctx, &actions.swap_remove(pick as usize))
+            .apply(&mut state, ctx, &action)
             .map_err(|r| r.to_string())?;
         moves += 1;
     }
     Ok(moves)
 }
 
+/// The same game as [`random_game`] with a generator in the same state, played through a match
+/// seeded `seed`: every move a command envelope through `Match::submit`, with its receipt, state
+/// and view fingerprints and chained hash. Returns the moves.
+pub fn random_receipted_game<V: Variant>(
+    bundle: Arc<ContentBundle<Rules>>,
+    seed: &str,
+    rng: &mut Pcg32,
+) -> Result<u32, String> {
+    let spec = MatchSpec {
+        config: MatchConfig::default(),
+        seed: seed.into(),
+        seats: vec![SeatSpec::human(); 2],
+        tick_rate: DEFAULT_TICK_RATE,
+    };
+    let mut game = Match::<MnkGame<V>>::new(bundle, spec).map_err(|e| e.to_string())?;
+    let mut moves = 0u32;
+    while game.state().result().is_none() {
+        let seat = game.state().to_move().ok_or("no seat is to move")?;
+        let action = random_action::<V>(&game.bundle().content, game.state(), seat, rng)?;
+        let envelope = CommandEnvelope {
+            command_id: format!("m{moves}"),
+            seat: Some(seat),
+            expected_sequence: game.sequence(),
+            expected_step: None,
+            tick: 0,
+            action,
+        };
+        game.submit(envelope).map_err(|r| r.to_string())?;
+        moves += 1;
+    }
+    Ok(moves)
+}
+
+/// One of `seat`'s moves, drawn uniformly with one `rng.below(n)`.
+fn random_action<V: Variant>(
+    rules: &Rules,
+    state: &MnkState,
+    seat: Seat,
+    rng: &mut Pcg32,
+) -> Result<V::Action, String> {
+    let mut actions = MnkGame::<V>::enumerate_actions(rules, state, seat);
+    let count = u32::try_from(actions.len()).map_err(|e| e.to_string())?;
+    let pick = rng.below(count).map_err(|e| e.to_string())?;
+    Ok(actions.swap_remove(pick as usize))
+}
+
 /// Plays one game of two `RandomBot`s through a match seeded `seed` — every move a command
-/// with a receipt, fingerprints and views; returns its moves.
+/// with a receipt, fingerprints and views, each bot choosing among the resolver's checked
+/// candidates; returns its moves.
 pub fn random_match<V: Variant>(
     bundle: Arc<ContentBundle<Rules>>,
     seed: &str,

@@ -1,32 +1,32 @@
 //! The benchmarks every m,n,k-game runs, shared by Tic-Tac-Toe's and Connect Four's bench
-//! targets (Connect Four includes this file by path): complete random games on the bare rules
-//! and through a match with receipts, fingerprints and views; the strong bot's search, with
-//! throughput in positions searched.
+//! targets (Connect Four includes this file by path) — the three figures `turnstile bench
+//! connect4|tictactoe` prints too: complete random games on the bare rules (the resolver's
+//! `apply` on a state) and the same games through `Match::submit` with receipts, fingerprints
+//! and views, with throughput in games; the strong bot's search, with throughput in positions
+//! searched.
 
 use std::hint::black_box;
 use std::sync::Arc;
 
 use criterion::{Criterion, Throughput};
-use turnstile_core::determinism::Pcg32;
-use turnstile_core::ContentBundle;
-use turnstile_runtime::Bot;
+use turnstile_core::{ContentBundle, Seat};
+use turnstile_runtime::{bot_generator, Bot};
 use turnstile_tictactoe::mnk::{MatchConfig, Rules, Searchable, StrongBot};
-use turnstile_tictactoe::testkit::{random_game, random_match, Driver};
+use turnstile_tictactoe::testkit::{random_game, random_receipted_game, Driver};
 
-/// Random games per second, bare and through a match.
+/// Random games per second, bare and through a match: uniformly random moves drawn from the
+/// generator of `bot:0` for the seed `bench`, so both paths play the same sequence of games.
 pub fn games<V: Searchable>(c: &mut Criterion, bundle: &Arc<ContentBundle<Rules>>) {
     let mut group = c.benchmark_group(format!("{}/random game", V::ID));
     group.throughput(Throughput::Elements(1));
-    let mut rng = Pcg32::new(7, 11);
+    let generator = || bot_generator("bench", Seat(0)).unwrap();
+    let mut rng = generator();
     group.bench_function("bare rules", |b| {
         b.iter(|| random_game::<V>(&bundle.content, &mut rng).unwrap())
     });
-    let mut game = 0u64;
+    let mut rng = generator();
     group.bench_function("match with receipts", |b| {
-        b.iter(|| {
-            game += 1;
-            random_match::<V>(bundle.clone(), &format!("bench-{game}")).unwrap()
-        })
+        b.iter(|| random_receipted_game::<V>(bundle.clone(), "bench", &mut rng).unwrap())
     });
     group.finish();
 }

@@ -6,7 +6,8 @@
 //! [`ParamRange::Cells`](turnstile_core::ParamRange::Cells)). Under gravity a piece falls towards
 //! the largest row.
 
-use serde::{Deserialize, Serialize};
+use serde::ser::SerializeStruct;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use turnstile_core::Seat;
 
 /// One cell of the grid. In JSON, `[column, row]`.
@@ -46,47 +47,71 @@ impl From<Cell> for [u16; 2] {
 /// The four directions a line can run in: across, down, and the two diagonals.
 const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
-/// A `width × height` grid of cells, each empty or held by a seat. In JSON,
-/// `{"width": 7, "height": 6, "cells": [null, 0, 1, …]}`, row by row from the top-left.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+/// The most cells a board may have: one bit each in a `u64`.
+pub const MAX_CELLS: u32 = 64;
+
+/// The seats a board holds pieces of: 0 and 1.
+const BOARD_SEATS: u16 = 2;
+
+/// A `width × height` grid of cells, each empty or held by seat 0 or 1, at most
+/// [`MAX_CELLS`] cells. In JSON, `{"width": 7, "height": 6, "cells": [null, 0, 1, …]}`, row by
+/// row from the top-left.
+///
+/// Inside, each seat's pieces are one bit per cell (bit `row × width + column`), so a board is
+/// a small `Copy` value: judging a command on a copy of the state costs nothing for the board,
+/// and an open cell, a landing cell or a full board is a mask away.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Board {
     width: u16,
     height: u16,
-    cells: Vec<Option<Seat>>,
+    /// Bit `row × width + column` of `discs[s]` is set when seat `s` holds that cell.
+    discs: [u64; BOARD_SEATS as usize],
+    /// A board read back from storage that no grid of [`MAX_CELLS`] cells and seats 0 and 1
+    /// can be: the wrong number of cells, too many cells, or a piece of another seat. Only its
+    /// size is kept, so that [`Board::is_well_formed`] refuses it.
+    malformed: bool,
 }
 
 impl Board {
-    /// An empty grid.
+    /// An empty grid. At most [`MAX_CELLS`] cells: a game's board size is a constant, and a
+    /// bigger one is a defect of the game.
     pub fn new(width: u16, height: u16) -> Board {
+        assert!(
+            u32::from(width) * u32::from(height) <= MAX_CELLS,
+            "a board has at most {MAX_CELLS} cells, not {width} × {height}"
+        );
         Board {
             width,
             height,
-            cells: vec![None; usize::from(width) * usize::from(height)],
+            discs: [0; BOARD_SEATS as usize],
+            malformed: false,
         }
     }
 
-    /// A board from its [rows](Board::rows), top first: `.` for open, a seat's digit for its
-    /// piece. `None` for ragged rows, other characters, or more than `u16::MAX` cells a side.
+    /// A board from its [rows](Board::rows), top first: `.` for open, `0` or `1` for a seat's
+    /// piece. `None` for ragged rows, other characters, or more than [`MAX_CELLS`] cells.
     /// For tests, tools and examples; the rules never need it.
     pub fn from_rows(rows: &[&str]) -> Option<Board> {
-        let width = rows.first().map_or(0, |r| r.chars().count());
-        let mut board = Board::new(u16::try_from(width).ok()?, u16::try_from(rows.len()).ok()?);
+        let width = u16::try_from(rows.first().map_or(0, |r| r.chars().count())).ok()?;
+        let height = u16::try_from(rows.len()).ok()?;
+        if u32::from(width) * u32::from(height) > MAX_CELLS
+            || !rows.iter().all(|r| r.chars().count() == usize::from(width))
+        {
+            return None;
+        }
+        let mut board = Board::new(width, height);
         for (cell, c) in board
             .cells_in_order()
             .zip(rows.iter().flat_map(|r| r.chars()))
         {
             match c {
                 '.' => {}
-                digit => {
-                    let seat = u16::try_from(digit.to_digit(10)?).ok()?;
-                    board.place(cell, Seat(seat));
-                }
+                '0' => board.place(cell, Seat(0)),
+                '1' => board.place(cell, Seat(1)),
+                _ => return None,
             }
         }
-        rows.iter()
-            .all(|r| r.chars().count() == width)
-            .then_some(board)
+        Some(board)
     }
 
     /// Columns.
@@ -99,13 +124,25 @@ impl Board {
         self.height
     }
 
+    fn cell_count(&self) -> u32 {
+        u32::from(self.width) * u32::from(self.height)
+    }
+
+    /// Every cell's bit.
+    fn all(&self) -> u64 {
+        match self.cell_count() {
+            64.. => u64::MAX,
+            n => (1 << n) - 1,
+        }
+    }
+
     /// Whether a board read back from storage has this size, the right number of cells and only
     /// pieces of seats below `seats`.
     pub fn is_well_formed(&self, width: u16, height: u16, seats: u16) -> bool {
-        self.width == width
+        !self.malformed
+            && self.width == width
             && self.height == height
-            && self.cells.len() == usize::from(width) * usize::from(height)
-            && self.cells.iter().flatten().all(|seat| seat.0 < seats)
+            && (self.discs.iter().enumerate()).all(|(seat, d)| *d == 0 || seat < usize::from(seats))
     }
 
     /// Whether `cell` is on the grid.
@@ -113,43 +150,55 @@ impl Board {
         cell.column < self.width && cell.row < self.height
     }
 
-    fn index(&self, cell: Cell) -> Option<usize> {
+    /// The bit of `cell`, if it is on the grid.
+    fn bit(&self, cell: Cell) -> Option<u64> {
         self.contains(cell)
-            .then(|| usize::from(cell.row) * usize::from(self.width) + usize::from(cell.column))
+            .then(|| 1 << (u32::from(cell.row) * u32::from(self.width) + u32::from(cell.column)))
     }
 
     /// Who holds `cell`; `None` when it is empty or off the grid.
     pub fn get(&self, cell: Cell) -> Option<Seat> {
-        self.index(cell).and_then(|i| self.cells[i])
+        let bit = self.bit(cell)?;
+        (0..BOARD_SEATS)
+            .find(|&s| self.discs[usize::from(s)] & bit != 0)
+            .map(Seat)
     }
 
     /// Whether `cell` is on the grid and empty.
     pub fn is_open(&self, cell: Cell) -> bool {
-        self.index(cell).is_some_and(|i| self.cells[i].is_none())
+        self.bit(cell)
+            .is_some_and(|bit| (self.discs[0] | self.discs[1]) & bit == 0)
     }
 
-    /// Puts `seat`'s piece on `cell`. The caller has checked that the cell is open.
+    /// Puts `seat`'s piece (seat 0 or 1) on `cell`. The caller has checked that the cell is
+    /// open.
     pub fn place(&mut self, cell: Cell, seat: Seat) {
         debug_assert!(self.is_open(cell), "placing on {cell:?}, which is not open");
-        if let Some(i) = self.index(cell) {
-            self.cells[i] = Some(seat);
+        debug_assert!(
+            seat.0 < BOARD_SEATS,
+            "a board holds seats 0 and 1, not {seat}"
+        );
+        if let (Some(bit), Some(discs)) = (self.bit(cell), self.discs.get_mut(usize::from(seat.0)))
+        {
+            *discs |= bit;
         }
     }
 
     /// Whether every cell is held.
     pub fn is_full(&self) -> bool {
-        self.cells.iter().all(Option::is_some)
+        (self.discs[0] | self.discs[1]) & self.all() == self.all()
     }
 
     /// The open cells, row by row from the top-left.
     pub fn open_cells(&self) -> impl Iterator<Item = Cell> + '_ {
         self.cells_in_order()
-            .filter(move |cell| self.get(*cell).is_none())
+            .filter(move |cell| self.is_open(*cell))
     }
 
     /// Every cell, row by row from the top-left, with who holds it.
     pub fn cells(&self) -> impl Iterator<Item = (Cell, Option<Seat>)> + '_ {
-        self.cells_in_order().zip(self.cells.iter().copied())
+        self.cells_in_order()
+            .map(move |cell| (cell, self.get(cell)))
     }
 
     fn cells_in_order(&self) -> impl Iterator<Item = Cell> {
@@ -157,13 +206,35 @@ impl Board {
         (0..self.height).flat_map(move |row| (0..width).map(move |column| Cell { column, row }))
     }
 
+    /// The bits of the first column's cells, bottom row highest.
+    fn first_column(&self) -> u64 {
+        let width = u32::from(self.width);
+        let mut bits = 0;
+        for row in 0..u32::from(self.height) {
+            bits |= 1 << (row * width);
+        }
+        bits
+    }
+
     /// Where a piece dropped into `column` lands: the lowest open cell of the column, `None` when
     /// the column is full or off the grid.
     pub fn landing_cell(&self, column: u16) -> Option<Cell> {
-        (0..self.height)
-            .rev()
-            .map(|row| Cell { column, row })
-            .find(|cell| self.is_open(*cell))
+        if column >= self.width {
+            return None;
+        }
+        let occupied = (self.discs[0] | self.discs[1]) >> column;
+        let open = !occupied & self.first_column();
+        // The lowest open cell is the open bit of the largest row.
+        let bit = open.checked_ilog2()?;
+        let row = u16::try_from(bit / u32::from(self.width)).ok()?;
+        Some(Cell { column, row })
+    }
+
+    /// The columns with an open cell (where a dropped piece would land), from the left.
+    pub fn open_columns(&self) -> impl Iterator<Item = u16> {
+        let occupied = self.discs[0] | self.discs[1];
+        let first = self.first_column();
+        (0..self.width).filter(move |&column| (occupied >> column) & first != first)
     }
 
     /// The line of at least `length` pieces of the same seat running through `cell`, if there is
@@ -171,38 +242,124 @@ impl Board {
     /// diagonal down-right, diagonal up-right) that has one.
     pub fn line_through(&self, cell: Cell, length: u16) -> Option<Vec<Cell>> {
         let seat = self.get(cell)?;
-        DIRECTIONS.iter().find_map(|&(dx, dy)| {
-            let same = |c: Option<Cell>| c.filter(|c| self.get(*c) == Some(seat));
-            let mut start = cell;
-            while let Some(previous) = same(self.offset(start, -dx, -dy)) {
-                start = previous;
+        let mine = self.discs[usize::from(seat.0)];
+        let (width, height) = (u32::from(self.width), u32::from(self.height));
+        let (column, row) = (u32::from(cell.column), u32::from(cell.row));
+        let index = row * width + column;
+        // How many of the seat's pieces follow `cell` in a row towards (dx, dy): at most as many
+        // steps as the grid allows that way, each one bit index further.
+        let reach = |dx: i32, dy: i32| {
+            let room = |d: i32, at: u32, size: u32| match d {
+                1 => size - 1 - at,
+                -1 => at,
+                _ => u32::MAX,
+            };
+            let limit = room(dx, column, width).min(room(dy, row, height));
+            // Two's complement: adding it moves the index back as well as forward.
+            let step = (dy * i32::from(self.width) + dx) as u32;
+            let (mut at, mut steps) = (index, 0);
+            while steps < limit {
+                at = at.wrapping_add(step);
+                if mine & (1 << at) == 0 {
+                    break;
+                }
+                steps += 1;
             }
-            let run: Vec<Cell> =
-                std::iter::successors(Some(start), |c| same(self.offset(*c, dx, dy))).collect();
-            (run.len() >= usize::from(length)).then_some(run)
+            steps
+        };
+        DIRECTIONS.iter().find_map(|&(dx, dy)| {
+            let back = reach(-dx, -dy);
+            let run = back + 1 + reach(dx, dy);
+            // Only a win builds the list: from the far end behind `cell` to the far end ahead.
+            (run >= u32::from(length)).then(|| {
+                let at = |i: u32, d: i32, from: u16| {
+                    let offset = i32::try_from(i).ok()? - i32::try_from(back).ok()?;
+                    u16::try_from(i32::from(from) + offset * d).ok()
+                };
+                (0..run)
+                    .filter_map(|i| {
+                        Some(Cell {
+                            column: at(i, dx, cell.column)?,
+                            row: at(i, dy, cell.row)?,
+                        })
+                    })
+                    .collect()
+            })
         })
-    }
-
-    fn offset(&self, cell: Cell, dx: i32, dy: i32) -> Option<Cell> {
-        let column = u16::try_from(i32::from(cell.column) + dx).ok()?;
-        let row = u16::try_from(i32::from(cell.row) + dy).ok()?;
-        let moved = Cell { column, row };
-        self.contains(moved).then_some(moved)
     }
 
     /// The rows from the top, one character a cell: `.` for open, the seat number for a piece.
     pub fn rows(&self) -> Vec<String> {
-        self.cells
-            .chunks(usize::from(self.width.max(1)))
+        (0..self.height)
             .map(|row| {
-                row.iter()
-                    .map(|cell| match cell {
+                let mut text = String::with_capacity(usize::from(self.width));
+                text.extend(
+                    (0..self.width).map(|column| match self.get(Cell { column, row }) {
                         None => '.',
                         Some(seat) => char::from_digit(u32::from(seat.0), 36).unwrap_or('?'),
-                    })
-                    .collect()
+                    }),
+                );
+                text
             })
             .collect()
+    }
+}
+
+/// The cells of a board as JSON writes them: row by row, `null` or the seat.
+struct CellList<'a>(&'a Board);
+
+impl Serialize for CellList<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.cells().map(|(_, holder)| holder))
+    }
+}
+
+impl Serialize for Board {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut board = serializer.serialize_struct("Board", 3)?;
+        board.serialize_field("width", &self.width)?;
+        board.serialize_field("height", &self.height)?;
+        board.serialize_field("cells", &CellList(self))?;
+        board.end()
+    }
+}
+
+/// A board as JSON holds it, before it is checked.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StoredBoard {
+    width: u16,
+    height: u16,
+    cells: Vec<Option<Seat>>,
+}
+
+impl<'de> Deserialize<'de> for Board {
+    /// Any size and any seats read back: a board that can't be held (see `malformed`) keeps
+    /// its size and is refused by [`Board::is_well_formed`].
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Board, D::Error> {
+        let StoredBoard {
+            width,
+            height,
+            cells,
+        } = StoredBoard::deserialize(deserializer)?;
+        let count = u32::from(width) * u32::from(height);
+        let mut board = Board {
+            width,
+            height,
+            discs: [0; BOARD_SEATS as usize],
+            malformed: count > MAX_CELLS || cells.len() != count as usize,
+        };
+        if board.malformed {
+            return Ok(board);
+        }
+        for (i, holder) in cells.iter().enumerate() {
+            match holder {
+                None => {}
+                Some(seat) if seat.0 < BOARD_SEATS => board.discs[usize::from(seat.0)] |= 1 << i,
+                Some(_) => board.malformed = true,
+            }
+        }
+        Ok(board)
     }
 }
 

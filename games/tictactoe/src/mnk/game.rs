@@ -9,7 +9,8 @@ use std::fmt::Debug;
 use std::marker::PhantomData;
 
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
+use serde::ser::SerializeStruct;
+use serde::{Deserialize, Serialize, Serializer};
 use turnstile_core::{
     ActionKind, BundleSource, CommandContext, ContentBundle, ContentProblem, Game, MatchSetup,
     MatchStatus, Outcome, ParamSpec, Rejection, Seat, SetupError, Tick, Viewer,
@@ -119,10 +120,10 @@ impl MatchConfig {
 pub enum MatchResult {
     /// `seat` completed a line.
     Won {
-        /// The winner.
-        seat: Seat,
         /// The line's cells, from one end to the other.
         line: Vec<Cell>,
+        /// The winner.
+        seat: Seat,
     },
     /// The board filled up with no line.
     Draw,
@@ -235,7 +236,10 @@ impl MnkState {
 }
 
 /// What a receipt tells clients. In JSON, `{"type": "piecePlaced", ...}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// Serialized by hand, with the same JSON as the derived form but each object's keys written in
+/// canonical (sorted) order, so that fingerprinting a receipt never has to reorder them.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(
     tag = "type",
     rename_all = "camelCase",
@@ -266,6 +270,34 @@ pub enum MnkEvent<M> {
     },
 }
 
+impl<M: Serialize> Serialize for MnkEvent<M> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            MnkEvent::PiecePlaced { seat, column, row } => {
+                let mut object = serializer.serialize_struct("MnkEvent", 4)?;
+                object.serialize_field("column", column)?;
+                object.serialize_field("row", row)?;
+                object.serialize_field("seat", seat)?;
+                object.serialize_field("type", "piecePlaced")?;
+                object.end()
+            }
+            MnkEvent::MatchEnded { result, winner } => {
+                let mut object = serializer.serialize_struct("MnkEvent", 3)?;
+                object.serialize_field("result", result)?;
+                object.serialize_field("type", "matchEnded")?;
+                object.serialize_field("winner", winner)?;
+                object.end()
+            }
+            MnkEvent::Turn { event } => {
+                let mut object = serializer.serialize_struct("MnkEvent", 2)?;
+                object.serialize_field("event", event)?;
+                object.serialize_field("type", "turn")?;
+                object.end()
+            }
+        }
+    }
+}
+
 impl<M> MnkEvent<M> {
     /// The event that ends a match with `result`, naming its winner.
     pub fn match_ended(result: MatchResult) -> Self {
@@ -275,21 +307,24 @@ impl<M> MnkEvent<M> {
 }
 
 /// What anyone sees: everything, since an m,n,k-game hides nothing.
+///
+/// Fields are declared in the order canonical JSON writes their keys (sorted), so that
+/// fingerprinting, done for every receipt, never has to reorder them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MnkView {
+    /// When the current turn times out, if its timer runs.
+    pub deadline_tick: Option<Tick>,
+    /// How the match ended, once it has.
+    pub result: Option<MatchResult>,
     /// The rows from the top, one character a cell: `.` open, `0` or `1` a seat's piece.
     pub rows: Vec<String>,
     /// The seat whose turn is active.
     pub to_move: Option<Seat>,
-    /// The match-wide turn index.
-    pub turn_index: u64,
-    /// When the current turn times out, if its timer runs.
-    pub deadline_tick: Option<Tick>,
     /// The turn config in force.
     pub turn_config: Option<TurnConfigId>,
-    /// How the match ended, once it has.
-    pub result: Option<MatchResult>,
+    /// The match-wide turn index.
+    pub turn_index: u64,
 }
 
 /// A checked action: the state after it and what happened, ready to commit.
@@ -315,6 +350,8 @@ impl<V: Variant> Game for MnkGame<V> {
     const ID: &'static str = V::ID;
     const CONTENT_KINDS: &'static [&'static str] = &[RULES_KIND];
     const STREAMS: &'static [&'static str] = &[];
+    /// Nothing is hidden: every viewer gets the same view, computed once per receipt.
+    const HIDDEN_INFORMATION: bool = false;
 
     type Content = Rules;
     type Config = MatchConfig;
@@ -345,8 +382,10 @@ impl<V: Variant> Game for MnkGame<V> {
         let config = setup
             .config
             .turn_config
-            .clone()
-            .unwrap_or_else(|| rules.default_turn_config.clone());
+            .as_ref()
+            .unwrap_or(&rules.default_turn_config);
+        // The content's own copy of the id, when it has one: it resolves without comparing text.
+        let config = rules.turn_configs.id(config).unwrap_or(config).clone();
         let mut turns = MatchTurns::new(SEATS);
         let mut handle = turns.turns::<V::Move, ()>(&rules.turn_configs);
         for seat in SEATS {
@@ -469,5 +508,78 @@ impl<V: Variant> Game for MnkGame<V> {
 
     fn deadline_tick(state: &MnkState) -> Option<Tick> {
         state.deadline_tick
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The derived, internally tagged form the hand-written `Serialize` must match.
+    #[derive(Serialize)]
+    #[serde(
+        tag = "type",
+        rename_all = "camelCase",
+        rename_all_fields = "camelCase"
+    )]
+    enum Derived {
+        PiecePlaced {
+            seat: Seat,
+            column: u16,
+            row: u16,
+        },
+        MatchEnded {
+            result: MatchResult,
+            winner: Option<Seat>,
+        },
+        Turn {
+            event: TurnEvent<u16, ()>,
+        },
+    }
+
+    #[test]
+    fn events_serialize_like_the_derived_form_with_sorted_keys() {
+        let won = MatchResult::Won {
+            seat: Seat(1),
+            line: vec![Cell::new(0, 0), Cell::new(1, 1)],
+        };
+        let pairs: Vec<(MnkEvent<u16>, Derived)> = vec![
+            (
+                MnkEvent::PiecePlaced {
+                    seat: Seat(0),
+                    column: 3,
+                    row: 5,
+                },
+                Derived::PiecePlaced {
+                    seat: Seat(0),
+                    column: 3,
+                    row: 5,
+                },
+            ),
+            (
+                MnkEvent::match_ended(won.clone()),
+                Derived::MatchEnded {
+                    result: won,
+                    winner: Some(Seat(1)),
+                },
+            ),
+            (
+                MnkEvent::Turn {
+                    event: TurnEvent::RoundStarted { round: 2 },
+                },
+                Derived::Turn {
+                    event: TurnEvent::RoundStarted { round: 2 },
+                },
+            ),
+        ];
+        for (event, derived) in pairs {
+            let ours = serde_json::to_value(&event).unwrap();
+            assert_eq!(ours, serde_json::to_value(&derived).unwrap());
+            let back: MnkEvent<u16> = serde_json::from_value(ours).unwrap();
+            assert_eq!(back, event);
+            let canonical =
+                turnstile_core::determinism::canonical::to_canonical_string(&event).unwrap();
+            assert_eq!(serde_json::to_string(&event).unwrap(), canonical);
+        }
     }
 }

@@ -48,7 +48,8 @@ pub(crate) fn judge<V: Variant>(
         board,
         result,
         landing: None,
-        events: Vec::new(),
+        // A move makes about ten events; room for them up front.
+        events: Vec::with_capacity(16),
     };
     let mut handle = turns.turns::<V::Move, ()>(&rules.turn_configs);
     referee.apply(&mut handle, ctx, command)?;
@@ -122,12 +123,8 @@ impl<V: Variant> Referee<'_, V> {
 
     /// Moves the framework's events so far into the list, keeping the order of events.
     fn flush(&mut self, turns: &mut Handle<'_, V>) {
-        self.events.extend(
-            turns
-                .take_events()
-                .into_iter()
-                .map(|event| MnkEvent::Turn { event }),
-        );
+        self.events
+            .extend(turns.drain_events().map(|event| MnkEvent::Turn { event }));
     }
 
     fn record(&mut self, turns: &mut Handle<'_, V>, event: MnkEvent<V::Move>) {
