@@ -7,13 +7,14 @@
 //
 // Each game has a view module exporting `mount(root, ctx) → {update(snapshot), receipt(r), destroy()}`;
 // GAMES maps a game id to it. Games without a module get the generic view (the JSON view and
-// the legal actions), so a new game (duel, clover) is playable from day one and gets its own
-// module later.
+// the legal actions), so a new game is playable from day one and gets its own module later.
 
 import { Client, MatchSession, ApiError } from "./api.js";
 import { h, say, clearMessages, savedTokens, saveToken, tokensFor, matchLink, replayLink, parseHash, copyText, shortRev, solvedLevels, seatName } from "./util.js";
 import * as sokoban from "./sokoban.js";
 import * as mnk from "./mnk.js";
+import * as duel from "./duel.js";
+import * as clover from "./clover.js";
 import * as generic from "./generic.js";
 import { mountReplay } from "./replay.js";
 
@@ -21,7 +22,8 @@ export const GAMES = {
   sokoban: { view: sokoban, title: "Sokoban", blurb: "Push every box onto a goal." },
   connect4: { view: mnk, title: "Connect Four", blurb: "Four in a row, with gravity." },
   tictactoe: { view: mnk, title: "Tic-Tac-Toe", blurb: "Three in a row." },
-  // duel: { view: duel, ... }, clover: { view: clover, ... } — hooks for the games being built.
+  duel: { view: duel, title: "Duel", blurb: "Two seats, cards, mana and a stack to answer." },
+  clover: { view: clover, title: "clover", blurb: "Poker hands, jokers and a shop, ante by ante." },
 };
 
 const api = new Client();
@@ -71,6 +73,11 @@ async function lobbyPage(root) {
   root.append(h("h1", {}, "Lobby"));
   const { games } = await api.games();
   const known = games.filter((g) => g.revision);
+  // Duel's presets and decks and clover's decks and stakes are in their content, not in
+  // `configOptions`: read those bundles once for the create form (a failure leaves the defaults).
+  const contents = {};
+  await Promise.all(known.filter((g) => g.id === "duel" || g.id === "clover").map((g) =>
+    api.content(g.id, g.revision).then((c) => { contents[g.id] = c; }).catch(() => {})));
 
   const list = h("ul", { class: "games", "aria-label": "Games on this server" }, known.map((g) => h("li", { class: "card" },
     h("h3", {}, GAMES[g.id]?.title || g.id),
@@ -103,6 +110,10 @@ async function lobbyPage(root) {
     if (!g) return;
     if (g.id === "sokoban") {
       const built = sokoban.levelPicker(g.configOptions, g.defaultConfig);
+      options.append(built.el);
+      getConfig = built.value;
+    } else if (g.id === "duel" || g.id === "clover") {
+      const built = (g.id === "duel" ? duel : clover).configPicker(contents[g.id], g.defaultConfig);
       options.append(built.el);
       getConfig = built.value;
     } else if (g.configOptions && g.configOptions.turnConfigs) {
@@ -254,6 +265,7 @@ async function matchPage(root, matchId, tokenParam) {
   root.append(header, body);
   let view = null;
   let gone = false;
+  let canResign = false;
   const session = new MatchSession(client, matchId, {
     onChange: (snap) => { renderHead(snap); if (view) view.update(snap); },
     onReceipt: (r, fromStream) => { if (view && view.receipt) view.receipt(r, fromStream); },
@@ -261,6 +273,8 @@ async function matchPage(root, matchId, tokenParam) {
     onConnection: (state, d) => !gone && setConn(state === "open" ? "● live" : state === "reconnecting" ? `○ reconnecting${d && d.delay ? ` in ${Math.ceil(d.delay / 1000)} s` : "…"}` : state === "closed" ? "○ offline" : "○ connecting…", state),
   });
   const snap = await session.start();
+  // the Resign button only for games that take a resignation (`resign` in GET /games)
+  canResign = await api.games().then(({ games }) => !!games.find((g) => g.id === snap.game)?.resign).catch(() => false);
   const seat = snap.viewer.kind === "seat" ? snap.viewer.seat : null;
   saveToken({ matchId, game: snap.game, token, role: seat == null ? "spectator" : "seat", seat });
 
@@ -274,7 +288,7 @@ async function matchPage(root, matchId, tokenParam) {
         h("span", { class: `status ${s.status}` }, s.status === "active" ? "in progress" : `${s.status}${s.outcome ? `: ${outcomeText(s.game, s.outcome)}` : ""}`),
         " · ", h("a", { href: replayLink(matchId, token) }, "Replay viewer"),
         " · ", h("button", { type: "button", class: "link-button", onclick: () => copyText(location.href, "This page's link was copied") }, "Copy this link"),
-        s.viewer.kind === "seat" && s.status === "active" && s.game !== "sokoban"
+        s.viewer.kind === "seat" && s.status === "active" && canResign
           ? [" · ", h("button", { type: "button", class: "danger", onclick: async () => {
               if (!confirm("Resign this match?")) return;
               try { await client.resign(matchId); await session.refresh(); } catch (e) { say(e.message, "error"); }

@@ -122,6 +122,30 @@ export function shortRev(rev) {
 export function seatName(game, seat) {
   if (game === "connect4") return seat === 0 ? "Red" : "Yellow";
   if (game === "tictactoe") return seat === 0 ? "X" : "O";
-  if (game === "sokoban") return "Player";
+  if (game === "sokoban" || game === "clover") return "Player";
   return `Seat ${seat}`;
+}
+
+// ---- legal actions -------------------------------------------------------------------------
+
+/** The legal action of `kind` in a `legal-actions` answer, or null. */
+export function legalAction(legal, kind) {
+  return (legal && legal.actions.find((a) => a.kind === kind)) || null;
+}
+
+/**
+ * Whether `legal` allows `kind` with parameter `param` = `value`: the kind is listed and the
+ * parameter's range (oneOf strings, an integer interval, cells) holds the value. A kind listed
+ * without that parameter allows any value (the server then judges the command).
+ */
+export function legalAllows(legal, kind, param, value) {
+  const a = legalAction(legal, kind);
+  if (!a) return false;
+  const p = (a.params || []).find((x) => x.name === param);
+  if (!p || !p.range) return true;
+  const r = p.range;
+  if (r.kind === "oneOf") return r.values.includes(String(value));
+  if (r.kind === "integer") return Number(value) >= r.min && Number(value) <= r.max;
+  if (r.kind === "cells") return r.cells.some(([x, y]) => `${x},${y}` === String(value));
+  return true;
 }

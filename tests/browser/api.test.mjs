@@ -4,8 +4,11 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startServer } from "./harness.mjs";
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { startServer, REPO } from "./harness.mjs";
 import { Client, MatchSession, fairRemainingTicks, ticksToMillis, readSse } from "../../web/api.js";
+import { scoreOf, stepRole } from "../../web/clover.js";
 
 let server;
 before(async () => { server = await startServer(); });
@@ -86,4 +89,24 @@ test("a stale command (409) refreshes the snapshot and says so; errors carry the
   assert.equal(session.sequence, 1, "the snapshot was refreshed");
   await assert.rejects(new Client({ base: server.url, token: "tsk_nope" }).snapshot(m.id), (e) => e.status === 401);
   await assert.rejects(new Client({ base: "http://127.0.0.1:9" }).games(), (e) => e.code === "network_error");
+});
+
+// clover's page lists a score's steps and keeps running chips and mult from them. Matches'
+// receipts may carry no step list yet, so check the reading on the calculator's receipt, which
+// has the same step form as the game's scoring (`turnstile clover score --json`).
+test("clover: the page's reading of score steps ends on the receipt's chips and mult", () => {
+  const bin = process.env.TURNSTILE_BIN || join(REPO, "target", "debug", "turnstile");
+  const receipt = JSON.parse(execFileSync(bin, ["clover", "score", "--json", join(REPO, "games/clover/examples/flush.json")], { encoding: "utf8" }));
+  const sc = scoreOf({ type: "handScored", hand: receipt.hand, score: receipt, total: receipt.score });
+  assert.equal(sc.score, receipt.score);
+  assert.equal(sc.steps.length, receipt.steps.length);
+  let chips = 0, mult = 0;
+  for (const step of sc.steps) {
+    const role = stepRole(step);
+    if (role === "chips") { assert.equal(step.before.int, chips, `${step.owner} starts from the running chips`); chips = step.after.int; }
+    if (role === "mult") { assert.equal(step.before.fixed, mult, `${step.owner} starts from the running mult`); mult = step.after.fixed; }
+  }
+  assert.equal(chips, receipt.chips);
+  assert.equal(mult, receipt.mult);
+  assert.equal(Math.floor((chips * mult) / 10000), receipt.score);
 });

@@ -3,7 +3,8 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startServer, launchBrowser, newPage, screenshotPath } from "./harness.mjs";
+import { startServer, launchBrowser, newPage, screenshotPath, startCuttableProxy } from "./harness.mjs";
+import { Client } from "../../web/api.js";
 
 let server;
 let browser;
@@ -43,9 +44,9 @@ test("the lobby lists the games with their revisions", async () => {
   await page.goto(server.url + "/");
   await page.getByRole("heading", { name: "Lobby" }).waitFor({ timeout: T });
   const cards = page.locator("ul.games > li");
-  await cards.nth(2).waitFor({ timeout: T });
+  await cards.nth(4).waitFor({ timeout: T });
   const text = await cards.allInnerTexts();
-  for (const game of ["Sokoban", "Connect Four", "Tic-Tac-Toe"]) assert.ok(text.some((t) => t.includes(game)), `${game} listed`);
+  for (const game of ["Sokoban", "Connect Four", "Tic-Tac-Toe", "Duel", "clover"]) assert.ok(text.some((t) => t.includes(game)), `${game} listed`);
   assert.ok(text.every((t) => /[0-9a-f]{12}/.test(t)), "each game shows its content revision");
   await page.screenshot({ path: screenshotPath("lobby.png"), fullPage: true });
   await page.setViewportSize({ width: 390, height: 800 });
@@ -233,23 +234,162 @@ test("Tic-Tac-Toe blitz: timeouts are shown, then the forfeit", async () => {
   await context.close();
 });
 
-// Games without a view module of their own (Duel and clover while they are built) get the
-// generic view: their view as JSON and their legal actions. Skipped for games not registered.
-for (const id of ["duel", "clover"]) {
-  test(`${id}: the generic view opens (when the server registers it)`, async (t) => {
-    const { games } = await (await fetch(server.url + "/api/v1/games")).json();
-    const game = games.find((g) => g.id === id && g.revision);
-    if (!game) { t.skip(`${id} is not registered by this server`); return; }
-    const { context, page } = await newPage(browser, problems);
-    await page.goto(server.url + "/");
-    await page.locator("#game").selectOption(id);
-    await page.getByRole("button", { name: "Create match" }).click();
-    await page.locator('a.play[data-seat="0"]').click();
-    await page.getByRole("heading", { name: "View" }).waitFor({ timeout: T });
-    await page.screenshot({ path: screenshotPath(`${id}-generic.png`), fullPage: true });
-    await context.close();
-  });
+/** The token in a match page's URL (`#/match/<id>?token=…`). */
+function pageToken(page) {
+  const hash = new URL(page.url()).hash;
+  return { matchId: decodeURIComponent(hash.split("/")[2].split("?")[0]), token: new URLSearchParams(hash.split("?")[1]).get("token") };
 }
+
+test("clover: play a hand; the score shown is the resolution's", async () => {
+  const { context, page } = await newPage(browser, problems);
+  await page.goto(server.url + "/");
+  await page.locator("#game").selectOption("clover");
+  await page.locator("#clover-deck").selectOption("plain");
+  await page.locator("#seed").fill("browser-clover");
+  await page.getByRole("button", { name: "Create match" }).click();
+  await page.locator('a.play[data-seat="0"]').click();
+  const playBlind = page.locator('[data-action="selectBlind"][aria-disabled="false"]');
+  await playBlind.waitFor({ timeout: T });
+  await playBlind.click();
+  await page.getByTestId("target").filter({ hasText: /^\d+$/ }).waitFor({ timeout: T });
+  const cards = page.locator(".hand button.pcard");
+  await cards.nth(7).waitFor({ timeout: T });
+  // select two cards: one by click, one by keyboard (Tab to it, Enter); the selection is shown
+  await cards.nth(0).click();
+  await cards.nth(1).focus();
+  await page.keyboard.press("Enter");
+  await page.locator('.hand button.pcard[aria-pressed="true"]').nth(1).waitFor({ timeout: T });
+  // the preview (on hover) names the hand and its score before anything is committed
+  const play = page.locator('[data-action="play"][aria-disabled="false"]');
+  await play.hover();
+  await page.getByTestId("preview").filter({ hasText: "would score" }).waitFor({ timeout: T });
+  const previewed = Number((await page.getByTestId("preview").innerText()).match(/would score (\d+)/)[1]);
+  await play.click();
+  const shown = page.getByTestId("hand-score");
+  await shown.waitFor({ timeout: T });
+  const commandId = await page.getByTestId("score-box").getAttribute("data-command-id");
+  assert.ok(commandId, "the score box names its command");
+
+  // the same resolution through the API, with the page's own token
+  const { matchId, token } = pageToken(page);
+  const me = new Client({ base: server.url, token });
+  const resolution = await me.resolution(matchId, commandId);
+  const scored = resolution.steps.map((s) => s.event).find((e) => e.type === "handScored");
+  assert.ok(scored, "the resolution has a scored hand");
+  const score = typeof scored.score === "object" ? scored.score.score : scored.score;
+  assert.equal(Number(await shown.innerText()), score, "the page shows the resolution's score");
+  assert.equal(previewed, score, "the preview foretold the same score");
+  const handName = await page.getByTestId("hand-name").innerText();
+  assert.equal(handName.toLowerCase().replace(/ /g, ""), String(scored.hand).toLowerCase());
+  // steps, when the receipt carries them, are listed in order and end on the score's chips and mult
+  const steps = scored.steps || (typeof scored.score === "object" ? scored.score.steps : null);
+  if (steps) assert.equal(await page.locator("ol.score-steps li").count(), steps.length);
+  else await page.getByTestId("no-steps").waitFor({ timeout: T });
+  // the blind's running total follows
+  await page.getByTestId("scored").filter({ hasText: String(scored.total) }).waitFor({ timeout: T });
+  assert.equal(await page.getByTestId("hands-left").innerText(), "3");
+  await page.screenshot({ path: screenshotPath("clover.png"), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.screenshot({ path: screenshotPath("clover-phone.png"), fullPage: true });
+  await context.close();
+});
+
+test("Duel: priority-window against a bot — legal cards highlighted, preview on hover, respond or pass", async () => {
+  const { context, page } = await newPage(browser, problems);
+  await page.goto(server.url + "/");
+  await page.locator("#game").selectOption("duel");
+  await page.locator("#preset").selectOption("priority-window");
+  await page.locator("#seat-1").selectOption("bot:strong");
+  await page.locator("#seed").fill("browser-duel");
+  await page.getByRole("button", { name: "Create match" }).click();
+  await page.locator('a.play[data-seat="0"]').click();
+  await page.getByTestId("preset").filter({ hasText: "priority-window" }).waitFor({ timeout: T });
+  await page.getByTestId("turn-status").filter({ hasText: "Your turn" }).waitFor({ timeout: T });
+  // the opponent's hand is only a count of backs
+  assert.match(await page.getByTestId("hand-count-1").getAttribute("aria-label"), /holds \d+ cards/);
+
+  // exactly the cards legal-actions allows are playable
+  const playable = page.locator(".duel-hand .duel-card.playable");
+  await playable.first().waitFor({ timeout: T });
+  const { matchId, token } = pageToken(page);
+  const me = new Client({ base: server.url, token });
+  const legal = await me.legalActions(matchId);
+  const allowed = legal.actions.find((a) => a.kind === "PLAY_CARD").params[0].range.values.map(Number);
+  const shown = await playable.evaluateAll((els) => els.map((e) => Number(e.dataset.hand)));
+  assert.deepEqual(shown, allowed);
+  assert.equal(await page.locator(".duel-hand .duel-card:not(.playable)[aria-disabled=true]").count(),
+    await page.locator(".duel-hand .duel-card").count() - allowed.length);
+
+  // hovering a card previews it: its mana is spent and it goes onto the stack
+  const manaBefore = (await page.getByTestId("mana-0").innerText()).match(/Mana\s*(\d+)/)[1];
+  await playable.first().hover();
+  const changes = page.getByTestId("preview-changes");
+  await changes.filter({ hasText: `You: mana ${manaBefore} →` }).waitFor({ timeout: T });
+  assert.match(await changes.innerText(), /Stack:/);
+  await playable.first().click();
+
+  // the bot answers in the window, then priority comes back: pass (both passed: it resolves)
+  const mine = page.locator('[data-testid="response-window"].mine');
+  await mine.waitFor({ timeout: T });
+  assert.match(await mine.innerText(), /You hold priority/);
+  const pass = page.locator('[data-action="PASS_PRIORITY"][aria-disabled="false"]');
+  await pass.hover(); // passing after the bot passed resolves the top of the stack
+  await page.getByTestId("preview").filter({ hasText: "Pass priority would" }).waitFor({ timeout: T });
+  assert.match(await changes.innerText(), /Stack: empty|Phase: response_window → action/);
+  await page.screenshot({ path: screenshotPath("duel.png"), fullPage: true });
+  await pass.click();
+  await page.locator("ol.log li", { hasText: "resolved" }).first().waitFor({ timeout: T });
+
+  // the bot's turn: each of its plays opens a window in which this seat holds priority
+  await page.locator('[data-action="END_TURN"][aria-disabled="false"]').click();
+  for (let i = 0; i < 20; i++) {
+    const state = await Promise.race([
+      page.getByTestId("turn-status").filter({ hasText: "Your turn" }).waitFor({ timeout: T }).then(() => "mine"),
+      mine.waitFor({ timeout: T }).then(() => "window"),
+    ]);
+    if (state === "mine" && !(await mine.isVisible())) break;
+    await pass.click();
+    await page.waitForFunction(() => !document.querySelector('[data-action="PASS_PRIORITY"][aria-disabled="false"]'), null, { timeout: T });
+  }
+  await page.getByTestId("turn-status").filter({ hasText: "Your turn" }).waitFor({ timeout: T });
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.screenshot({ path: screenshotPath("duel-phone.png"), fullPage: true });
+  await context.close();
+});
+
+test("a dropped stream reconnects in the browser and resumes after the last sequence", async () => {
+  const proxy = await startCuttableProxy(server.url);
+  const api = new Client({ base: server.url });
+  const created = await api.createMatch({ game: "connect4", seats: [{ kind: "human" }, { kind: "human" }] });
+  const yellow = api.withToken(created.seats[1].token);
+  const { context, page } = await newPage(browser, problems);
+  try {
+    await page.goto(`${proxy.url}/#/match/${created.matchId}?token=${created.seats[0].token}`);
+    const conn = page.locator("#conn");
+    await conn.filter({ hasText: "live" }).waitFor({ timeout: T });
+    await page.locator('.mnk-board button[data-col="0"]').click();
+    await page.locator('ol.log li[data-seq="1"]').waitFor({ timeout: T });
+
+    // cut the stream: the page says so, and meanwhile Yellow moves from another client
+    proxy.cut();
+    await conn.filter({ hasText: "reconnecting" }).waitFor({ timeout: T });
+    await yellow.command(created.matchId, { action: { type: "drop", column: 5 }, expectedSequence: 1 });
+    assert.equal(await page.locator('ol.log li[data-seq="2"]').count(), 0, "nothing arrives while cut");
+
+    // back: the page reconnects with Last-Event-ID 1 and catches up with the move it missed
+    proxy.restore();
+    await page.locator('ol.log li[data-seq="2"]', { hasText: "column 6" }).waitFor({ timeout: T });
+    await conn.filter({ hasText: "live" }).waitFor({ timeout: T });
+    await page.getByTestId("turn-status").filter({ hasText: "Your turn" }).waitFor({ timeout: T });
+    assert.equal(await page.locator(".mnk-board .piece.p1").count(), 1);
+    assert.equal(await page.locator("ol.log li").count(), 2, "nothing doubled");
+    assert.ok(proxy.lastEventIds.includes("1"), `a reconnection resumed after sequence 1 (saw ${JSON.stringify(proxy.lastEventIds)})`);
+    await page.screenshot({ path: screenshotPath("reconnected.png"), fullPage: true });
+  } finally {
+    await context.close();
+    proxy.close();
+  }
+});
 
 test("no errors in the pages", () => {
   assert.deepEqual(problems, []);

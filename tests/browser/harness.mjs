@@ -133,3 +133,49 @@ export async function newPage(browser, problems, options = {}) {
   });
   return { context, page };
 }
+
+/**
+ * A pass-through HTTP proxy in front of `upstream` whose live streams (`GET …/events`) can be
+ * cut: `cut()` destroys every open stream connection and makes new ones fail at the socket until
+ * `restore()`, so a page sees a dropped stream and reconnects on its own. `lastEventIds` records
+ * the `Last-Event-ID` header of every stream request, to check where a reconnection resumed.
+ */
+export async function startCuttableProxy(upstream) {
+  const target = new URL(upstream);
+  const streams = new Set();
+  const lastEventIds = [];
+  let blocked = false;
+  const server = createServer((req, res) => {
+    const isStream = /\/events(\?|$)/.test(req.url);
+    if (isStream) {
+      lastEventIds.push(req.headers["last-event-id"] ?? null);
+      if (blocked) { req.socket.destroy(); return; }
+    }
+    const up = httpRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host } }, (r) => {
+      res.writeHead(r.statusCode, r.headers);
+      res.flushHeaders();
+      r.pipe(res);
+    });
+    up.on("error", () => { if (!res.headersSent) res.writeHead(502); res.end(); });
+    if (isStream) {
+      const conn = { req, res, up };
+      streams.add(conn);
+      res.on("close", () => { streams.delete(conn); up.destroy(); });
+    }
+    req.pipe(up);
+  });
+  const port = await freePort();
+  await new Promise((r) => server.listen(port, "127.0.0.1", r));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    lastEventIds,
+    openStreams: () => streams.size,
+    cut() {
+      blocked = true;
+      for (const { req, up } of streams) { up.destroy(); req.socket.destroy(); }
+      streams.clear();
+    },
+    restore() { blocked = false; },
+    close() { for (const { req } of streams) req.socket.destroy(); server.close(); },
+  };
+}

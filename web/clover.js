@@ -1,0 +1,500 @@
+// clover (docs/clover.md): the run's counters, the boss and its effect, the jokers row, the
+// consumables, the hand to select from, the shop, and the score of each played hand rebuilt
+// step by step from the command's resolution (`GET .../resolutions/{commandId}`), lighting up
+// each joker as its step comes. Every button is enabled from `legal-actions` and the server
+// judges the rest (money, slots, how many cards): its refusal is shown as it words it. Names,
+// costs and texts come from the content's catalog; offers or view fields this page does not know
+// (booster packs, stickers, whatever the game grows next) are shown by name with the same Buy
+// button, or listed as they are.
+
+import { h, say, legalAction } from "./util.js";
+
+const RANKS = { 11: "J", 12: "Q", 13: "K", 14: "A" };
+const SUITS = { spades: ["♠", "dark"], hearts: ["♥", "red"], clubs: ["♣", "dark"], diamonds: ["♦", "red"] };
+// HandType order (games/clover/src/hands.rs): the index of `levels` and of `hand.type`
+export const HANDS = ["highCard", "pair", "twoPair", "threeOfAKind", "straight", "flush", "fullHouse", "fourOfAKind", "straightFlush", "fiveOfAKind", "flushHouse", "flushFive"];
+const KNOWN_VIEW = new Set(["phase", "ante", "blind", "target", "scored", "money", "handsLeft", "discardsLeft", "hand", "deckCount", "deckSize", "jokers", "consumables", "shop", "packs", "pack", "levels", "boss", "won", "tags", "vouchers", "stake", "deck"]);
+const JOKER_FIELDS = new Set(["id", "edition", "counter", "rarity", "copies", "eternal", "perishable", "rental"]);
+// thing ids of a score's steps (games/clover/src/state.rs): played cards, held cards, joker slots
+const PLAYED = 1000, HELD = 2000, SLOT = 3000;
+
+export function handName(id) {
+  if (!id) return "nothing";
+  return id.replace(/_/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().replace(/^./, (c) => c.toUpperCase());
+}
+const rankText = (r) => RANKS[r] || String(r);
+export function cardText(c) {
+  const suit = SUITS[c.suit] ? SUITS[c.suit][0] : c.suit;
+  const marks = [c.enhancement, c.edition, c.seal && c.seal !== "none" ? `${c.seal} seal` : null].filter((m) => m && m !== "none");
+  return `${c.enhancement === "stone" ? "Stone card" : `${rankText(c.rank)}${suit}`}${marks.length ? ` (${marks.join(", ")})` : ""}${c.permaBonus ? ` +${c.permaBonus} chips` : ""}`;
+}
+
+/** The catalog of a clover content bundle (`catalog.tsv`): `kind:id` → {kind, id, name, cost, rarity, text}. */
+export function catalogOf(content) {
+  const files = content && content.bundle && content.bundle.content;
+  const entry = Array.isArray(files) && files.find((f) => Array.isArray(f) && /(^|\/)catalog\.tsv$/.test(f[0]));
+  const out = {};
+  if (!entry) return out;
+  const [head, ...rows] = entry[1].split(/\r?\n/).filter((l) => l.trim());
+  const cols = head.split("\t");
+  for (const line of rows) {
+    const cells = line.split("\t");
+    const row = Object.fromEntries(cols.map((c, i) => [c, cells[i] ?? ""]));
+    out[`${row.kind}:${row.id}`] = { ...row, cost: row.cost === "" ? null : Number(row.cost), rarity: Number(row.rarity) || 0 };
+  }
+  return out;
+}
+
+/** The lobby's clover options: the deck and the stake, named from the catalog. */
+export function configPicker(content, defaultConfig) {
+  const cat = catalogOf(content);
+  const def = defaultConfig || { deck: "plain", stake: 1 };
+  const decks = Object.values(cat).filter((e) => e.kind === "deck");
+  const deck = h("select", { id: "clover-deck", name: "deck" }, (decks.length ? decks : [{ id: def.deck, name: def.deck, text: "" }]).map((d) =>
+    h("option", { value: d.id, selected: d.id === def.deck }, `${d.name}${d.text ? ` — ${d.text}` : ""}`)));
+  // stakes are numbered 1..8 in CloverConfig; the catalog names those that have rules (s1, s2, …)
+  const stake = h("select", { id: "clover-stake", name: "stake" }, Array.from({ length: 8 }, (_, i) => {
+    const e = cat[`stake:s${i + 1}`];
+    return h("option", { value: i + 1, selected: i + 1 === Number(def.stake) }, `${i + 1}${e ? ` — ${e.name}: ${e.text}` : ""}`);
+  }));
+  return {
+    el: h("div", {},
+      h("div", { class: "field" }, h("label", { for: "clover-deck" }, "Deck"), deck),
+      h("div", { class: "field" }, h("label", { for: "clover-stake" }, "Stake"), stake)),
+    value: () => ({ deck: deck.value, stake: Number(stake.value) }),
+  };
+}
+
+/** A shop offer is `kind:id`, or `{item: "kind:id", stickers}` once offers carry stickers. */
+const offerRef = (o) => (o && typeof o === "object" ? o.item : o);
+
+/** A joker's or an offer's stickers (eternal, perishable with its rounds left, rental) as words. */
+export function stickerText(x) {
+  const s = (x && (x.stickers || x)) || {};
+  return [s.eternal ? "eternal" : null,
+    s.perishable === true ? "perishable" : typeof s.perishable === "number" ? `perishable (${s.perishable} round${s.perishable === 1 ? "" : "s"} left)` : null,
+    s.rental ? "rental" : null].filter(Boolean);
+}
+
+/** A number of a step (`{int}` or `{fixed}` in ten-thousandths) as shown. */
+function num(v) {
+  if (v == null) return "";
+  if (typeof v !== "object") return String(v);
+  if ("int" in v) return String(v.int);
+  if ("fixed" in v) return String(v.fixed / 10000);
+  if ("bool" in v) return v.bool ? "yes" : "no";
+  return JSON.stringify(v);
+}
+
+/**
+ * What a scored hand's event carries: the hand, the score, and — when the game records them —
+ * chips, mult (ten-thousandths) and the steps. Accepts the score flat on the event or nested
+ * as `score: {score, chips, mult, steps}` (the shape of the calculator's receipt).
+ */
+export function scoreOf(event) {
+  const s = event.score && typeof event.score === "object" ? event.score : event;
+  return {
+    hand: event.hand ?? s.hand ?? null,
+    score: typeof s.score === "number" ? s.score : Number(s.score),
+    chips: s.chips ?? null,
+    mult: s.mult ?? null,
+    steps: Array.isArray(s.steps) ? s.steps : Array.isArray(event.steps) ? event.steps : null,
+    total: event.total ?? null,
+    notAllowed: !!s.notAllowed,
+  };
+}
+
+/**
+ * Which running value a step changes: "chips" (integers), "mult" (fixed point), or "other"
+ * (retriggers, money, counters, destroyed cards). A step names its subject when it is not the
+ * hand's chips or mult.
+ */
+export function stepRole(step) {
+  if (step.subject) return "other";
+  if (step.after && typeof step.after === "object" && "fixed" in step.after) return /Mult/.test(step.operation || "") || step.operation === "Custom" ? "mult" : "other";
+  if (step.after && typeof step.after === "object" && "int" in step.after) return /Chips/.test(step.operation || "") || step.operation === "Base" || step.operation === "Custom" ? "chips" : "other";
+  return "other";
+}
+
+export function mount(root, ctx) {
+  const { session, seat, client, matchId } = ctx;
+  let snap = ctx.snapshot;
+  let legal = null;
+  let cat = {};
+  let busy = false;
+  let selected = new Set(); // indices into the hand
+  let handKey = "";         // the hand the selection belongs to
+  const history = [];       // this run's scored hands, from the timeline: {hand, score}
+  let animation = null;
+
+  const bar = h("dl", { class: "clover-bar", "data-testid": "run-bar" });
+  const bossBox = h("p", { class: "boss-box", "data-testid": "boss", hidden: true });
+  const jokersEl = h("div", { class: "jokers", role: "list", "aria-label": "Jokers" });
+  const consumablesEl = h("div", { class: "consumables", role: "list", "aria-label": "Consumables" });
+  const stage = h("section", { class: "clover-stage", "aria-label": "Now" });
+  const scoreBox = h("section", { class: "score-box", "aria-label": "Last hand's score", "data-testid": "score-box" },
+    h("h2", {}, "Score"), h("p", { class: "muted" }, "Play a hand to see it scored, step by step."));
+  const previewBox = h("p", { class: "clover-preview muted", "aria-live": "polite", "data-testid": "preview" });
+  const extras = h("div", { class: "clover-extras" });
+  const levels = h("details", { class: "levels" });
+
+  root.append(h("div", { class: "clover" },
+    h("div", { class: "clover-main" }, bar, bossBox,
+      h("h2", {}, "Jokers"), jokersEl,
+      h("h2", {}, "Consumables"), consumablesEl,
+      stage, extras),
+    h("div", { class: "clover-side" }, scoreBox, levels)));
+
+  client.content("clover", snap.revision).then((c) => { cat = catalogOf(c); render(); })
+    .catch((e) => say(`Could not load the catalog: ${e.message}`, "warning"));
+  client.timelineAll(matchId, 0).then((receipts) => {
+    for (const r of receipts) noteHistory(r);
+    render();
+  }).catch((e) => say(`Could not load the run so far: ${e.message}`, "warning"));
+
+  const entry = (ref) => cat[ref] || null;
+  const nameOf = (ref) => (entry(ref) && entry(ref).name) || (String(ref).split(":")[1] || String(ref)).replace(/_/g, " ");
+  const can = (kind) => seat != null && !busy && snap.status === "active" && !!legalAction(legal, kind);
+
+  function noteHistory(r) {
+    if (history.some((x) => x.sequence === r.sequence)) return;
+    for (const e of r.events || []) if (e.type === "handScored") history.push({ sequence: r.sequence, hand: e.hand, score: scoreOf(e).score });
+  }
+
+  async function send(action) {
+    if (busy) return null;
+    busy = true;
+    render();
+    try { return await session.send(action); } finally { busy = false; render(); }
+  }
+
+  /** A button for one legal action kind; `ready` is false while the action lacks its input (no cards selected). */
+  function actionButton(label, kind, action, attrs = {}, ready = true) {
+    const ok = can(kind) && ready;
+    return h("button", {
+      type: "button", ...attrs, "data-action": kind, "aria-disabled": ok ? "false" : "true", class: `${attrs.class || ""}${ok ? "" : " inert"}`,
+      onclick: () => {
+        if (!can(kind)) { say(snap.status !== "active" ? "The run is over." : `${label}: not now.`, "warning"); return; }
+        if (!ready) { say("Select the cards first.", "warning"); return; }
+        send(typeof action === "function" ? action() : action);
+      },
+    }, label);
+  }
+
+  // ---- the hand ----
+
+  function playingCard(c, i, { pressed = null, onclick = null, cls = "" } = {}) {
+    const [glyph, colour] = SUITS[c.suit] || [c.suit, "dark"];
+    const attrs = {
+      class: `pcard ${colour} enh-${c.enhancement} ed-${c.edition} seal-${c.seal}${cls}`,
+      "data-index": i,
+      "aria-label": cardText(c),
+    };
+    const body = [
+      h("span", { class: "rank", "aria-hidden": "true" }, c.enhancement === "stone" ? "▧" : rankText(c.rank)),
+      h("span", { class: "suit", "aria-hidden": "true" }, c.enhancement === "stone" ? "" : glyph),
+      c.enhancement !== "none" ? h("span", { class: "mark enh", "aria-hidden": "true", title: c.enhancement }, c.enhancement) : null,
+      c.edition !== "none" ? h("span", { class: "mark ed", "aria-hidden": "true", title: c.edition }, c.edition) : null,
+      c.seal !== "none" ? h("span", { class: `mark seal ${c.seal}`, "aria-hidden": "true", title: `${c.seal} seal` }, "●") : null,
+    ];
+    if (!onclick) return h("span", { ...attrs, role: "img" }, body);
+    return h("button", { ...attrs, type: "button", "aria-pressed": pressed ? "true" : "false", onclick }, body);
+  }
+
+  function toggle(i) {
+    if (selected.has(i)) selected.delete(i); else selected.add(i);
+    render();
+    stage.querySelector(`.hand [data-index="${i}"]`)?.focus();
+  }
+
+  function selection() { return [...selected].sort((a, b) => a - b); }
+
+  async function previewPlay(kind) {
+    const cards = selection();
+    if (!cards.length || !can(kind)) { previewBox.textContent = ""; return; }
+    const at = snap.sequence;
+    previewBox.textContent = "Asking the server…";
+    try {
+      // only the events are shown: the preview's view would show the cards drawn next
+      const p = await client.preview(matchId, { type: kind, cards });
+      if (snap.sequence !== at) return;
+      const e = (p.events || []).find((x) => x.type === "handScored");
+      previewBox.textContent = e ? `${handName(e.hand)}: would score ${scoreOf(e).score} (blind total ${e.total} of ${snap.view.target}).`
+        : kind === "discard" ? `Discard ${cards.length} card${cards.length === 1 ? "" : "s"} and draw as many.` : "No score.";
+    } catch (err) {
+      if (snap.sequence === at) previewBox.textContent = err.message;
+    }
+  }
+
+  // ---- the score, step by step ----
+
+  function showScore(played, held, event, commandId) {
+    if (animation) animation.stop();
+    const sc = scoreOf(event);
+    const list = h("ol", { class: "score-steps", "aria-label": "Steps of the score" });
+    const chipsOut = h("output", { class: "chips", "data-testid": "chips" }, "0");
+    const multOut = h("output", { class: "mult", "data-testid": "mult" }, "0");
+    const total = h("p", { class: "score-total", hidden: true }, "Score: ", h("strong", { "data-testid": "hand-score" }, String(sc.score)),
+      sc.total != null ? h("span", { class: "muted" }, ` · blind ${sc.total} / ${snap.view.target}`) : null);
+    const playedEl = h("div", { class: "played", "aria-label": "Cards played" }, played.map((c, i) => c ? playingCard(c, i) : null));
+    const skip = h("button", { type: "button", class: "link-button" }, "Show all steps");
+    scoreBox.replaceChildren(h("h2", {}, "Score"),
+      h("p", { class: "hand-name", "data-testid": "hand-name" }, handName(sc.hand), sc.notAllowed ? " — not allowed by the boss" : ""),
+      playedEl,
+      h("p", { class: "tally" }, h("span", { class: "chips-box" }, "Chips ", chipsOut), " × ", h("span", { class: "mult-box" }, "Mult ", multOut)),
+      ...(sc.steps ? [list, skip] : [h("p", { class: "muted", "data-testid": "no-steps" },
+        "This server's receipt carries the hand and its score but no step list, so there are no steps to show.")]),
+      total);
+    scoreBox.dataset.commandId = commandId || "";
+    if (sc.chips != null) chipsOut.textContent = String(sc.chips);
+    if (sc.mult != null) multOut.textContent = String(sc.mult / 10000);
+    if (!sc.steps) {
+      if (sc.chips == null) chipsOut.parentElement.parentElement.hidden = true;
+      total.hidden = false;
+      return;
+    }
+    chipsOut.textContent = "0"; multOut.textContent = "0";
+    const steps = sc.steps;
+    let k = 0;
+    const slotOf = (step) => {
+      const t = step.anchor && step.anchor.thing;
+      if (t >= SLOT && t < SLOT + 1000) return t - SLOT;
+      if (String(step.owner).startsWith("joker:")) return snap.view.jokers.findIndex((j) => `joker:${j.id}` === step.owner);
+      return -1;
+    };
+    const next = () => {
+      for (const el of document.querySelectorAll(".jokers .joker.firing, .score-box .pcard.firing")) el.classList.remove("firing");
+      if (k >= steps.length) { total.hidden = false; skip.hidden = true; animation = null; return false; }
+      const step = steps[k++];
+      const role = stepRole(step);
+      if (role === "chips") chipsOut.textContent = num(step.after);
+      if (role === "mult") multOut.textContent = num(step.after);
+      const slot = slotOf(step);
+      if (slot >= 0) jokersEl.querySelector(`[data-slot="${slot}"]`)?.classList.add("firing");
+      const t = step.anchor && step.anchor.thing;
+      if (t >= PLAYED && t < HELD) playedEl.querySelector(`[data-index="${t - PLAYED}"]`)?.classList.add("firing");
+      const [kind, id] = String(step.owner).split(":");
+      const owner = kind === "card" && id === "base" ? "card" : entry(step.owner) ? entry(step.owner).name : `${kind} ${(id || "").replace(/_/g, " ")}`;
+      const about = t >= PLAYED && t < HELD && played[t - PLAYED] ? ` (${cardText(played[t - PLAYED])})`
+        : t >= HELD && t < SLOT && held[t - HELD] ? ` (held ${cardText(held[t - HELD])})` : "";
+      list.append(h("li", { class: `step ${role}`, "data-owner": step.owner, "data-row": step.row },
+        h("span", { class: "owner" }, owner), about, " · row ", String(step.row), " · ", step.operation, ": ",
+        h("span", { class: "change" }, `${role === "mult" ? "×" : ""}${num(step.before)} → ${role === "mult" ? "×" : ""}${num(step.after)}`),
+        step.subject ? h("span", { class: "muted" }, ` (${step.subject})`) : null));
+      list.lastChild.scrollIntoView({ block: "nearest" });
+      return true;
+    };
+    const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    if (reduced) { while (next()); return; }
+    const timer = setInterval(() => { if (!next()) clearInterval(timer); }, 350);
+    animation = { stop() { clearInterval(timer); while (next()); } };
+    skip.addEventListener("click", () => animation && animation.stop());
+  }
+
+  // ---- drawing ----
+
+  function render() {
+    const v = snap.view;
+    const over = snap.status !== "active";
+    const blindName = v.blind === "boss" && v.boss ? `Boss: ${nameOf(`boss:${v.boss}`)}` : `${handName(v.blind)} blind`;
+    const pct = v.target > 0 ? Math.min(100, Math.round((100 * v.scored) / v.target)) : 0;
+    const item = (k, val, id) => [h("div", { class: "item" }, h("dt", {}, k), h("dd", { "data-testid": id }, val))];
+    // outside a blind, `blind` is the next one while target and scored are the last one's
+    const last = v.phase !== "playing" && v.target > 0 ? " (last blind)" : "";
+    bar.replaceChildren(
+      ...item("Ante", String(v.ante), "ante"),
+      ...item(v.phase === "playing" ? "Blind" : "Next blind", blindName, "blind"),
+      ...item(`Target${last}`, v.target ? String(v.target) : "—", "target"),
+      ...item(`Scored${last}`, h("span", {}, String(v.scored), h("span", { class: "bar", role: "img", "aria-label": `${pct}% of the target` }, h("span", { style: `width:${pct}%` }))), "scored"),
+      ...item("Money", `$${v.money}`, "money"),
+      ...item("Hands", String(v.handsLeft), "hands-left"),
+      ...item("Discards", String(v.discardsLeft), "discards-left"),
+      ...item("Deck", v.deckSize != null ? `${v.deckCount} / ${v.deckSize}` : String(v.deckCount), "deck-count"),
+      ...(v.won ? item("Run", "won — endless", "won") : []));
+
+    bossBox.hidden = !v.boss;
+    if (v.boss) {
+      const e = entry(`boss:${v.boss}`);
+      bossBox.replaceChildren(h("strong", {}, `Boss of ante ${v.ante}: ${nameOf(`boss:${v.boss}`)}`), e && e.text ? ` — ${e.text}` : "",
+        v.blind === "boss" && v.phase === "playing" ? h("span", { class: "badge" }, "in effect") : h("span", { class: "muted" }, " (in effect during the boss blind)"));
+    }
+
+    jokersEl.replaceChildren(...(v.jokers.length ? v.jokers.map((j, i) => {
+      const e = entry(`joker:${j.id}`);
+      return h("div", { class: `joker rarity-${j.rarity}${j.edition && j.edition !== "none" ? ` ed-${j.edition}` : ""}`, role: "listitem", "data-slot": i, "data-id": j.id },
+        h("strong", {}, nameOf(`joker:${j.id}`)),
+        j.edition && j.edition !== "none" ? h("span", { class: "mark ed" }, j.edition) : null,
+        h("span", { class: "text" }, e ? e.text : ""),
+        j.counter ? h("span", { class: "muted" }, `counter ${j.counter}`) : null,
+        j.copies && j.copies !== "none" ? h("span", { class: "muted" }, `copies ${j.copies === "right" ? "the joker to its right" : "the leftmost joker"}`) : null,
+        stickerText(j).map((t) => h("span", { class: "sticker" }, t)),
+        j.perishable === 0 ? h("span", { class: "sticker spent" }, "debuffed") : null,
+        // whatever else a joker grows, shown as it is
+        Object.entries(j).filter(([k]) => !JOKER_FIELDS.has(k)).map(([k, val]) => h("span", { class: "muted" }, `${k}: ${typeof val === "object" ? JSON.stringify(val) : val}`)),
+        v.phase === "shop" ? actionButton("Sell", "sell", { type: "sell", slot: i }, { "aria-label": `Sell ${nameOf(`joker:${j.id}`)}` }) : null);
+    }) : [h("p", { class: "muted" }, "No jokers yet.")]));
+
+    consumablesEl.replaceChildren(...(v.consumables.length ? v.consumables.map((ref, i) => {
+      const e = entry(ref);
+      return h("div", { class: "consumable", role: "listitem" },
+        h("strong", {}, nameOf(ref)), h("span", { class: "muted" }, ` ${String(ref).split(":")[0]}`), h("span", { class: "text" }, e ? e.text : ""),
+        actionButton("Use", "use", { type: "use", index: i }, { "aria-label": `Use ${nameOf(ref)}` }));
+    }) : [h("p", { class: "muted" }, "None.")]));
+
+    renderStage(v, over);
+    renderExtras(v);
+    levels.replaceChildren(h("summary", {}, "Hand levels"), h("table", { class: "levels-table" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Hand"), h("th", { scope: "col" }, "Level"))),
+      h("tbody", {}, (v.levels || []).map((lv, i) => h("tr", {}, h("td", {}, handName(HANDS[i] || `hand ${i}`)), h("td", {}, String(lv)))))));
+  }
+
+  function renderStage(v, over) {
+    const focusedIdx = document.activeElement && stage.contains(document.activeElement) ? document.activeElement.dataset.index ?? document.activeElement.dataset.action : null;
+    const parts = [];
+    if (over || v.phase === "lost") parts.push(summary(v));
+    else if (v.phase === "selectBlind") {
+      parts.push(h("h2", {}, `Next: ${v.blind === "boss" ? "the boss blind" : `the ${v.blind} blind`} of ante ${v.ante}`),
+        h("div", { class: "row" },
+          actionButton("Play this blind", "selectBlind", { type: "selectBlind" }, { class: "primary" }),
+          actionButton("Skip it for a tag", "skipBlind", { type: "skipBlind" })));
+    } else if (v.phase === "playing") {
+      const key = JSON.stringify(v.hand);
+      if (key !== handKey) { handKey = key; selected = new Set(); previewBox.textContent = ""; }
+      const sel = selection();
+      parts.push(h("h2", {}, "Your hand"),
+        h("div", { class: "hand", role: "group", "aria-label": "Your hand: press a card to select it" }, v.hand.map((c, i) =>
+          playingCard(c, i, { pressed: selected.has(i), onclick: () => toggle(i), cls: selected.has(i) ? " selected" : "" }))),
+        h("p", { class: "muted", "data-testid": "selection" }, sel.length ? `Selected: ${sel.map((i) => cardText(v.hand[i])).join(", ")}` : "Select cards (click, or Tab and Enter; keys 1–9 too), then play or discard them."),
+        h("div", { class: "row" },
+          withPreview(actionButton("Play hand", "play", () => ({ type: "play", cards: selection() }), { class: "primary", "aria-keyshortcuts": "p" }, sel.length > 0), "play"),
+          withPreview(actionButton("Discard", "discard", () => ({ type: "discard", cards: selection() }), { "aria-keyshortcuts": "d" }, sel.length > 0), "discard"),
+          h("button", { type: "button", onclick: () => { selected = new Set(); render(); }, disabled: !sel.length }, "Clear selection")),
+        previewBox);
+    } else if (v.phase === "shop") {
+      parts.push(h("h2", {}, "Shop"),
+        h("div", { class: "shop", role: "list", "aria-label": "Offers" }, v.shop.length ? v.shop.map((offer, i) =>
+          offerCard(offerRef(offer), stickerText(offer), v.money, actionButton("Buy", "buy", { type: "buy", slot: i }, { "aria-label": `Buy ${nameOf(offerRef(offer))}${costText(offerRef(offer))}` }), i))
+          : h("p", { class: "muted" }, "Sold out.")),
+        v.packs && v.packs.length ? [h("h3", {}, "Booster packs"), h("div", { class: "shop packs", role: "list", "aria-label": "Booster packs" }, v.packs.map((ref, i) =>
+          offerCard(ref, [], v.money, actionButton("Open", "openPack", { type: "openPack", slot: i }, { "aria-label": `Buy and open ${nameOf(ref)}${costText(ref)}` }), i)))] : null,
+        h("div", { class: "row" },
+          actionButton("Reroll", "reroll", { type: "reroll" }),
+          actionButton("Leave the shop", "leaveShop", { type: "leaveShop" }, { class: "primary" })));
+    } else if (v.phase === "pack" && v.pack) {
+      const p = v.pack;
+      parts.push(h("h2", {}, `${nameOf(p.pack)}: pick ${p.picksLeft} more`),
+        h("div", { class: "shop pack-items", role: "list", "aria-label": "The pack's cards" }, p.items.map((it, i) => {
+          const pick = actionButton("Take", "pickPack", { type: "pickPack", index: i });
+          if (it.card) return h("div", { class: "offer kind-card", role: "listitem", "data-slot": i }, h("span", { class: "kind muted" }, "playing card"), playingCard(it.card, i), h("span", {}, cardText(it.card)), pick);
+          return offerCard(it.item, stickerText(it), null, pick, i);
+        })),
+        h("div", { class: "row" }, actionButton("Skip the rest", "skipPack", { type: "skipPack" })));
+    } else parts.push(h("p", {}, `Phase: ${v.phase}`));
+    stage.replaceChildren(...parts.flat().filter(Boolean));
+    if (focusedIdx != null) stage.querySelector(`[data-index="${focusedIdx}"], [data-action="${focusedIdx}"]`)?.focus();
+  }
+
+  function costText(ref) {
+    const e = entry(ref);
+    return e && e.cost != null ? ` for $${e.cost}` : "";
+  }
+
+  /** An offer by its catalog entry; a kind this page does not know shows its name and id alike. */
+  function offerCard(ref, stickers, money, button, i) {
+    const e = entry(ref);
+    const [kind] = String(ref).split(":");
+    return h("div", { class: `offer kind-${kind}`, role: "listitem", "data-slot": i },
+      h("span", { class: "kind muted" }, kind),
+      h("strong", {}, nameOf(ref)),
+      h("span", { class: "text" }, e ? e.text : ""),
+      stickers.map((t) => h("span", { class: "sticker" }, t)),
+      h("span", { class: `cost${money != null && e && e.cost > money ? " short" : ""}` }, e && e.cost != null ? `$${e.cost}` : ""),
+      button);
+  }
+
+  function withPreview(button, kind) {
+    const show = () => previewPlay(kind);
+    button.addEventListener("mouseenter", show);
+    button.addEventListener("focus", show);
+    return button;
+  }
+
+  function summary(v) {
+    const best = history.reduce((b, x) => (!b || x.score > b.score ? x : b), null);
+    const beaten = (snap.outcome && snap.outcome.kind) || (v.won ? "won" : "lost");
+    return h("div", { class: "run-summary", "data-testid": "run-summary" },
+      h("h2", {}, v.won ? "The run is won" : "The run is over"),
+      h("dl", {},
+        h("dt", {}, "Result"), h("dd", {}, beaten === "wonThenLost" ? "won, then lost in endless play" : beaten),
+        h("dt", {}, "Ante reached"), h("dd", {}, String(v.ante)),
+        h("dt", {}, "Hands played"), h("dd", {}, String(history.length)),
+        h("dt", {}, "Best hand"), h("dd", {}, best ? `${handName(best.hand)}: ${best.score}` : "—"),
+        h("dt", {}, "Money"), h("dd", {}, `$${v.money}`),
+        h("dt", {}, "Jokers"), h("dd", {}, v.jokers.map((j) => nameOf(`joker:${j.id}`)).join(", ") || "none")));
+  }
+
+  function renderExtras(v) {
+    const parts = [];
+    const refs = (title, list) => list && list.length ? [h("h2", {}, title), h("ul", { class: "refs" }, list.map((ref) => {
+      const e = entry(ref);
+      return h("li", {}, h("strong", {}, nameOf(ref)), e && e.text ? ` — ${e.text}` : "");
+    }))] : [];
+    parts.push(...refs("Tags", v.tags), ...refs("Vouchers", v.vouchers));
+    const unknown = Object.entries(v).filter(([k]) => !KNOWN_VIEW.has(k));
+    if (unknown.length) parts.push(h("details", { class: "more" }, h("summary", {}, "More of the run"),
+      h("dl", {}, unknown.flatMap(([k, val]) => [h("dt", {}, k), h("dd", {}, h("code", {}, JSON.stringify(val)))]))));
+    extras.replaceChildren(...parts);
+  }
+
+  async function refreshLegal() {
+    if (seat == null || snap.status !== "active") { legal = null; render(); return; }
+    const at = snap.sequence;
+    try {
+      const l = await client.legalActions(matchId);
+      if (snap.sequence === at) legal = l;
+    } catch (e) { legal = null; say(e.message, "warning"); }
+    render();
+  }
+
+  function onKey(ev) {
+    if (seat == null || ev.ctrlKey || ev.metaKey || ev.altKey || snap.view.phase !== "playing") return;
+    const t = ev.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
+    if (/^[1-9]$/.test(ev.key) && Number(ev.key) <= snap.view.hand.length) { toggle(Number(ev.key) - 1); ev.preventDefault(); }
+    else if (ev.key === "p" || ev.key === "d") { stage.querySelector(`[data-action="${ev.key === "p" ? "play" : "discard"}"]`)?.click(); ev.preventDefault(); }
+  }
+  document.addEventListener("keydown", onKey);
+
+  return {
+    update(next) {
+      snap = next;
+      legal = legal && legal.sequence === next.sequence ? legal : null;
+      render();
+      refreshLegal();
+    },
+    receipt(r) {
+      const before = snap.view;
+      noteHistory(r);
+      const e = (r.events || []).find((x) => x.type === "handScored");
+      if (e && r.action && Array.isArray(r.action.cards)) {
+        const idx = [...r.action.cards].sort((a, b) => a - b);
+        const played = idx.map((i) => before.hand[i]);
+        const held = before.hand.filter((_, i) => !idx.includes(i));
+        // the resolution is the command's step-by-step record; the receipt's event is its fallback
+        client.resolution(matchId, r.commandId)
+          .then((res) => {
+            const ev = (res.steps || []).map((s) => s.event).find((x) => x && x.type === "handScored");
+            showScore(played, held, ev || e, r.commandId);
+          })
+          .catch(() => showScore(played, held, e, r.commandId));
+      }
+      for (const ev of r.events || []) {
+        if (ev.type === "blindSkipped") say(`Blind skipped: you take the ${nameOf(`tag:${ev.tag}`)} — ${entry(`tag:${ev.tag}`)?.text || ""}`);
+        if (ev.type === "blindBeaten") say(`Blind beaten! Money: $${ev.money}.`);
+        if (ev.type === "runWon") say("Ante 8's boss is beaten: the run is won. Endless play goes on.");
+        if (ev.type === "runLost") say("The blind was not beaten: the run is over.", "warning");
+      }
+    },
+    destroy() { if (animation) animation.stop(); document.removeEventListener("keydown", onKey); },
+  };
+}
