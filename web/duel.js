@@ -83,11 +83,12 @@ export function mount(root, ctx) {
     h("h2", {}, "Preview"), h("p", { class: "muted" }, "Hover over or focus a card you can play, or a button, to see what it would do."));
   const log = h("ol", { class: "log", "aria-label": "What happened", reversed: true });
 
-  root.append(h("div", { class: "duel" },
+  const frame = h("div", { class: "duel" },
     h("div", { class: "duel-main" }, status, meta, windowBox, oppPanel, myPanel,
       seat != null ? [h("h2", {}, "Your hand"), handEl, controls] : null,
       h("p", { class: "help muted" }, seat == null ? "You are watching: both hands are hidden." : "Cards you can play now are highlighted; the others are dimmed. Tab to a card and press Enter to play it.")),
-    h("div", { class: "duel-side" }, previewBox, h("section", { "aria-label": "Log" }, h("h2", {}, "Log"), log))));
+    h("div", { class: "duel-side" }, previewBox, h("section", { "aria-label": "Log" }, h("h2", {}, "Log"), log)));
+  root.append(frame);
 
   for (const b of [endB, passB]) bindAction(b, () => ({ type: b.dataset.action }), () => b.textContent);
 
@@ -211,7 +212,8 @@ export function mount(root, ctx) {
       case "effects": return (e.steps || []).map((s) => {
         const [kind, id] = String(s.owner).split(":");
         const owner = kind === "card" ? cardName(id) : id || s.owner;
-        return `${owner}: ${bearerName(s.target)} ${s.subject || s.operation} ${numberOf(s.before)} → ${numberOf(s.after)}`;
+        const what = { max_mana: "maximum mana", max_health: "maximum health" }[s.subject] || s.subject || (s.operation === "Draw" ? "cards in hand" : s.operation);
+        return `${owner}: ${bearerName(s.target)} ${what} ${numberOf(s.before)} → ${numberOf(s.after)}`;
       }).join("; ") || "no effect";
       case "phase": return (e.records || []).filter((r) => r.kind === "Transition").map((r) => `phase ${r.from} → ${r.to}`).join("; ") || "phase effects";
       default: return JSON.stringify(e);
@@ -283,6 +285,9 @@ export function mount(root, ctx) {
   function render() {
     const v = snap.view;
     const over = snap.status !== "active" || v.result;
+    // which sequence is drawn, and which one the enabled actions belong to (tests wait on them)
+    frame.dataset.sequence = snap.sequence;
+    frame.dataset.legal = legal ? legal.sequence : "";
     const canAct = seat != null && !over && !busy;
     const preset = v.sequenceId;
     meta.replaceChildren(`Preset `, h("strong", { "data-testid": "preset" }, preset), ` · phase `, h("strong", { "data-testid": "phase" }, v.phase),

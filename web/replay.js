@@ -1,6 +1,7 @@
 // The replay viewer: a finished match's full replay file (or, while it runs, the caller's own
 // redacted timeline), a scrubber over its steps, step forward and back, the board at each step
-// rebuilt from the receipts' events, and the fingerprints of each step.
+// rebuilt from the receipts' events (for Duel and clover, a summary of what the events establish),
+// and the fingerprints of each step.
 
 import { h, s, say, shortRev, seatName } from "./util.js";
 import { parseBoard } from "./sokoban.js";
@@ -55,7 +56,86 @@ function boardsOf(game, entries, initial) {
     }
     return out.map((st) => ({ start, st }));
   }
+  if (game === "duel") return duelSummaries(entries, initial);
+  if (game === "clover") return cloverSummaries(entries);
   return null;
+}
+
+// Duel and clover have no board to draw from events alone (hands and decks are hidden, and the
+// setup is not a receipt), so their viewer shows per step what the receipts establish.
+
+/** Duel: health (from the rules' starting health and every health step), whose turn, the stack, the result. */
+function duelSummaries(entries, content) {
+  const rules = (content && content.rules) || {};
+  const cards = (content && content.cards) || {};
+  const name = (id) => (cards[id] && cards[id].name) || id;
+  let st = { health: [rules.startingHealth ?? null, rules.startingHealth ?? null], turn: 1, active: 0, stack: [], result: null, phase: null };
+  const out = [st];
+  const stepsIn = (e) => e.kind === "effects" ? e.steps || [] : e.kind === "phase" ? (e.records || []).flatMap((r) => r.steps || r.effects || []) : [];
+  for (const { receipt } of entries) {
+    st = { ...st, health: st.health.slice(), stack: st.stack.slice() };
+    for (const e of receipt.events || []) {
+      for (const step of stepsIn(e)) {
+        if (step.subject === "health" && step.target && "seat" in step.target && step.after && "int" in step.after) st.health[step.target.seat] = step.after.int;
+      }
+      if (e.kind === "activationStarted") { st.turn = e.turn; st.active = e.seat; }
+      if (e.kind === "cardPlayed" && e.stacked) st.stack.push(`${name(e.card)} (seat ${e.seat})`);
+      if ((e.kind === "cardResolved" || e.kind === "cardFizzled") && st.stack.length) st.stack.pop();
+      if (e.kind === "activationEnded") st.stack = [];
+      if (e.kind === "phase") for (const r of e.records || []) if (r.kind === "Transition" || r.kind === "Entered") st.phase = r.to;
+      if (e.kind === "matchEnded") st.result = e.result;
+    }
+    out.push(st);
+  }
+  return out.map((x) => ({ summary: [
+    ["Turn", `${x.turn}, seat ${x.active} to act`],
+    ["Phase", x.phase || "—"],
+    ["Health", x.health.map((v, i) => `seat ${i}: ${v ?? "?"}`).join(" · ")],
+    ["Stack", x.stack.length ? `${x.stack.join(", ")} (top last)` : "empty"],
+    x.result ? ["Result", x.result.winners.length ? `seat ${x.result.winners.join(", ")} won (${x.result.kind})` : `draw (${x.result.kind})`] : null,
+  ].filter(Boolean) }));
+}
+
+/** clover: the ante, the blind and its target, chips scored, hands played and the best, money once paid out. */
+function cloverSummaries(entries) {
+  let st = { ante: 1, blind: "small", target: null, scored: 0, hands: 0, best: null, money: null, tags: [], phase: "selectBlind" };
+  const out = [st];
+  for (const { receipt } of entries) {
+    st = { ...st, tags: st.tags.slice() };
+    for (const e of receipt.events || []) {
+      if (e.type === "blindStarted") { st.blind = e.blind; st.target = e.target; st.scored = 0; st.phase = "playing"; }
+      if (e.type === "blindSkipped") { st.tags.push(e.tag); st.blind = st.blind === "small" ? "big" : "boss"; }
+      if (e.type === "handScored") {
+        const score = typeof e.score === "object" ? e.score.score : e.score;
+        st.scored = e.total; st.hands += 1;
+        if (!st.best || score > st.best.score) st.best = { hand: e.hand, score };
+      }
+      if (e.type === "blindBeaten") {
+        st.money = e.money; st.phase = "shop";
+        if (st.blind === "boss") st.ante += 1;
+        st.blind = st.blind === "small" ? "big" : st.blind === "big" ? "boss" : "small";
+      }
+      if (e.type === "shopLeft") st.phase = "selectBlind";
+      if (e.type === "runLost") st.phase = "lost";
+      if (e.type === "runWon") st.won = true;
+    }
+    out.push(st);
+  }
+  return out.map((x) => ({ summary: [
+    ["Ante", String(x.ante)],
+    ["Now", x.phase === "playing" ? `playing the ${x.blind} blind` : x.phase === "shop" ? "in the shop" : x.phase === "lost" ? "the run is lost" : `choosing the ${x.blind} blind`],
+    ["Scored", x.target != null && x.phase === "playing" ? `${x.scored} of ${x.target}` : "—"],
+    ["Hands played", String(x.hands)],
+    ["Best hand", x.best ? `${x.best.hand}: ${x.best.score}` : "—"],
+    ["Money", x.money != null ? `$${x.money} (after the last payout)` : "—"],
+    x.tags.length ? ["Tags taken", x.tags.join(", ")] : null,
+    x.won ? ["Run", "won"] : null,
+  ].filter(Boolean) }));
+}
+
+function drawSummary(b) {
+  return h("dl", { class: "step-details replay-summary", "data-testid": "replay-summary", "aria-label": "The match at this step" },
+    b.summary.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]));
 }
 
 function drawSokoban(b) {
@@ -104,8 +184,9 @@ export async function mountReplay(root, { client, matchId }) {
   const game = file.game || (snap && snap.game);
   const entries = file.entries || [];
   let content = null;
-  if (game === "sokoban" && !(file.bundle && file.bundle.content)) content = await client.content(game, file.revision || snap.revision).catch(() => null);
-  const boards = boardsOf(game, entries, game === "sokoban" ? sokobanInitial(file, content) : null);
+  if ((game === "sokoban" || game === "duel") && !(file.bundle && file.bundle.content)) content = await client.content(game, file.revision || snap.revision).catch(() => null);
+  const duelContent = game === "duel" ? ((file.bundle && file.bundle.content) || (content && content.bundle && content.bundle.content)) : null;
+  const boards = boardsOf(game, entries, game === "sokoban" ? sokobanInitial(file, content) : duelContent);
   const seats = (snap && snap.seats) || (file.seats || []).map((x, i) => ({ seat: i, ...x }));
 
   const info = h("p", { class: "meta" },
@@ -142,6 +223,10 @@ export async function mountReplay(root, { client, matchId }) {
   function describe(r) {
     if (SIZES[game]) return describeReceipt(game, r, seats);
     const a = r.action || {};
+    const played = (r.events || []).find((e) => e.kind === "cardPlayed");
+    if (played) return `${seatName(game, r.seat)}: played ${(duelContent && duelContent.cards && duelContent.cards[played.card]?.name) || played.card}`;
+    const scored = (r.events || []).find((e) => e.type === "handScored");
+    if (scored) return `${a.type} ${scored.hand}: ${typeof scored.score === "object" ? scored.score.score : scored.score}`;
     return `${r.seat == null ? "system" : seatName(game, r.seat)}: ${a.type || JSON.stringify(a)}${a.direction ? ` ${a.direction}` : ""}${a.to ? ` → ${a.to.join(",")}` : ""}`;
   }
   function short(fp) { return fp ? fp.replace(/^sha256:/, "").slice(0, 16) : "—"; }
@@ -159,7 +244,7 @@ export async function mountReplay(root, { client, matchId }) {
     boardBox.replaceChildren();
     if (boards) {
       const b = boards[pos];
-      boardBox.append(game === "sokoban" ? drawSokoban(b) : drawMnk(game, b));
+      boardBox.append(game === "sokoban" ? drawSokoban(b) : b.summary ? drawSummary(b) : drawMnk(game, b));
     } else boardBox.append(h("p", { class: "muted" }, "No board drawing for this game yet; the steps and fingerprints are below."));
     const r = e && e.receipt;
     const view = r && r.views && (r.views.fingerprint || (r.views.spectator && (r.views.spectator.fingerprint || r.views.spectator)));

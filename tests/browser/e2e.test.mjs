@@ -291,6 +291,16 @@ test("clover: play a hand; the score shown is the resolution's", async () => {
   await page.screenshot({ path: screenshotPath("clover.png"), fullPage: true });
   await page.setViewportSize({ width: 390, height: 800 });
   await page.screenshot({ path: screenshotPath("clover-phone.png"), fullPage: true });
+
+  // the replay viewer summarizes each step: after the play, one hand with the receipt's score
+  await page.setViewportSize({ width: 1100, height: 800 });
+  await page.getByRole("link", { name: "Replay viewer" }).click();
+  await page.getByTestId("step-label").filter({ hasText: "Step 2 of 2" }).waitFor({ timeout: T });
+  const summary = await page.getByTestId("replay-summary").innerText();
+  assert.match(summary, /Hands played\s+1/);
+  assert.match(summary, new RegExp(`Scored\\s+${scored.total} of \\d+`));
+  await page.getByRole("button", { name: "Step back" }).click();
+  await page.getByTestId("replay-summary").filter({ hasText: /Hands played\s*0/ }).waitFor({ timeout: T });
   await context.close();
 });
 
@@ -340,20 +350,42 @@ test("Duel: priority-window against a bot — legal cards highlighted, preview o
   await pass.click();
   await page.locator("ol.log li", { hasText: "resolved" }).first().waitFor({ timeout: T });
 
-  // the bot's turn: each of its plays opens a window in which this seat holds priority
+  // the bot's turn: each of its plays opens a window in which this seat holds priority.
+  // `settled` waits until the page shows the match as the server has it, with its legal actions.
+  const settled = async (after) => {
+    for (let target = after + 1; ;) {
+      await page.waitForFunction((t) => {
+        const d = document.querySelector(".duel");
+        return d && d.dataset.legal === d.dataset.sequence && Number(d.dataset.sequence) >= t;
+      }, target, { timeout: T });
+      const shown = Number(await page.locator(".duel").getAttribute("data-sequence"));
+      const now = (await me.snapshot(matchId)).sequence;
+      if (now === shown) return shown;
+      target = now; // the server is ahead: wait for the page to catch up
+    }
+  };
+  let seq = Number(await page.locator(".duel").getAttribute("data-sequence"));
   await page.locator('[data-action="END_TURN"][aria-disabled="false"]').click();
-  for (let i = 0; i < 20; i++) {
-    const state = await Promise.race([
-      page.getByTestId("turn-status").filter({ hasText: "Your turn" }).waitFor({ timeout: T }).then(() => "mine"),
-      mine.waitFor({ timeout: T }).then(() => "window"),
-    ]);
-    if (state === "mine" && !(await mine.isVisible())) break;
-    await pass.click();
-    await page.waitForFunction(() => !document.querySelector('[data-action="PASS_PRIORITY"][aria-disabled="false"]'), null, { timeout: T });
+  for (let i = 0; i < 30; i++) {
+    seq = await settled(seq); // when the bot holds priority, the next round waits for its command
+    if (await mine.isVisible()) {
+      assert.match(await mine.innerText(), /You hold priority/);
+      await pass.click();
+    } else if (await page.getByTestId("turn-status").filter({ hasText: "Your turn" }).isVisible()) break;
   }
   await page.getByTestId("turn-status").filter({ hasText: "Your turn" }).waitFor({ timeout: T });
   await page.setViewportSize({ width: 390, height: 800 });
   await page.screenshot({ path: screenshotPath("duel-phone.png"), fullPage: true });
+
+  // the replay viewer: health per step from the receipts, the stack while a window was open
+  await page.setViewportSize({ width: 1100, height: 800 });
+  const health = (await page.getByTestId("health-1").innerText()).match(/Health\s*(\d+)/)[1];
+  await page.getByRole("link", { name: "Replay viewer" }).click();
+  await page.getByTestId("step-label").filter({ hasText: /Step (\d+) of \1/ }).waitFor({ timeout: T });
+  assert.match(await page.getByTestId("replay-summary").innerText(), new RegExp(`seat 1: ${health}`));
+  await page.locator("#scrub").fill("1");
+  await page.getByTestId("replay-summary").filter({ hasText: /Stack\s*\S.*\(seat 0\)/ }).waitFor({ timeout: T });
+  await page.screenshot({ path: screenshotPath("replay-duel.png"), fullPage: true });
   await context.close();
 });
 
