@@ -83,6 +83,12 @@ pub fn server_registry() -> GameRegistry {
         .with_timeout(MnkState::turn_index, |turn_index| {
             ConnectFourAction::Timeout { turn_index }
         })
+        .with_clock_resumed(
+            |last_heartbeat_tick, takeover_tick| ConnectFourAction::ClockResumed {
+                last_heartbeat_tick,
+                takeover_tick,
+            },
+        )
         .with_resign(|_| ConnectFourAction::Resign);
     registry
         .register::<TicTacToe>()
@@ -97,6 +103,12 @@ pub fn server_registry() -> GameRegistry {
         .with_timeout(MnkState::turn_index, |turn_index| {
             TicTacToeAction::Timeout { turn_index }
         })
+        .with_clock_resumed(
+            |last_heartbeat_tick, takeover_tick| TicTacToeAction::ClockResumed {
+                last_heartbeat_tick,
+                takeover_tick,
+            },
+        )
         .with_resign(|_| TicTacToeAction::Resign);
     registry
         .register::<turnstile_duel::Duel>()

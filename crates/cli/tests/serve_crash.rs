@@ -308,3 +308,98 @@ fn content_is_published_into_a_database_and_loadtest_stays_on_loopback() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("only targets this machine"));
 }
+
+/// The time a match spends unserved after `kill -9` does not count against the seat to move:
+/// the restarted process records `ClockResumed` (no seat, id `clock-resumed:<sequence>`) that
+/// moves the running deadline by the outage, and the turn times out only that much later.
+#[test]
+fn a_restart_after_kill_9_resumes_the_turn_clock_without_the_outage() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("turnstile.db");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_secs(10))
+        .build()
+        .unwrap();
+    let mut server = serve(&db);
+    let base = server.base.clone();
+    // Blitz: 30 ticks a turn; 10 ticks a second, so 3 s.
+    let (id, token) = runtime.block_on(async {
+        let created: Value = client
+            .post(format!("{base}/api/v1/matches"))
+            .json(
+                &json!({"game": "tictactoe", "config": {"turnConfig": "blitz"}, "tickRate": 10,
+                          "seats": [{"kind": "human"}, {"kind": "human"}]}),
+            )
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        (
+            created["matchId"].as_str().unwrap().to_owned(),
+            created["seats"][0]["token"].as_str().unwrap().to_owned(),
+        )
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    server.child.kill().unwrap(); // SIGKILL: the lease is left behind, not released
+    server.child.wait().unwrap();
+    // Longer than the whole turn: without ClockResumed it would have timed out at once.
+    std::thread::sleep(Duration::from_millis(4000));
+    let mut server = serve(&db);
+    let base = server.base.clone();
+    let receipts = runtime.block_on(async {
+        let until = Instant::now() + Duration::from_secs(30);
+        loop {
+            let receipts = all_receipts(&client, &base, &id, &token).await;
+            if receipts.len() >= 2 || Instant::now() > until {
+                return receipts;
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    });
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+    assert!(
+        receipts.len() >= 2,
+        "resumed, then timed out: {receipts:#?}"
+    );
+    let resumed = &receipts[0];
+    assert_eq!(resumed["commandId"], "clock-resumed:0", "{resumed}");
+    assert_eq!(resumed["seat"], Value::Null);
+    let event = resumed["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["event"]["type"] == "clockResumed" || e["type"] == "clockResumed")
+        .unwrap_or_else(|| panic!("a clockResumed event: {resumed}"));
+    let event = if event["type"] == "clockResumed" {
+        event
+    } else {
+        &event["event"]
+    };
+    let shift = event["shiftTicks"].as_u64().unwrap();
+    assert!(
+        shift >= 40,
+        "the outage (over 4 s, 10 ticks a second) is shifted out: {event}"
+    );
+    assert!(
+        resumed["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| !e.to_string().contains("turnEnded")),
+        "no turn ended during the outage: {resumed}"
+    );
+    let timeout = &receipts[1];
+    assert_eq!(timeout["commandId"], "timeout:1", "{timeout}");
+    assert_eq!(
+        timeout["tick"].as_u64().unwrap(),
+        30 + shift,
+        "the deadline moved by exactly the shift"
+    );
+}

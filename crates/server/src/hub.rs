@@ -899,6 +899,17 @@ impl Hub {
         let now_ms = self.clock.wall_ms();
         let ttl_ms = i64::try_from(self.config.lease_ttl.as_millis()).unwrap_or(i64::MAX);
         let tick = loaded.clock.stamp(loaded.m.last_tick(), now_mono);
+        // A lease this node id still holds although this process never claimed it was left by
+        // an earlier process of this node that died (kill -9, a crash): for the clock that is
+        // a takeover like any other, though the store sees the same holder.
+        let left_by_a_dead_process = if slot.holder.load(Ordering::SeqCst) {
+            None
+        } else {
+            self.store
+                .lease(&slot.id)
+                .await?
+                .filter(|l| l.node_id == self.node_id && l.expires_at_ms > 0)
+        };
         let outcome = self
             .store
             .try_acquire_lease(&slot.id, &self.node_id, now_ms, ttl_ms, tick)
@@ -910,6 +921,11 @@ impl Hub {
             }
             LeaseOutcome::Acquired { previous, .. } => {
                 let was_holder = slot.holder.swap(true, Ordering::SeqCst);
+                let previous = if was_holder {
+                    None
+                } else {
+                    previous.or(left_by_a_dead_process)
+                };
                 if !was_holder {
                     // Taking over: catch up with whatever the previous holder committed.
                     self.catch_up_locked(slot, &mut guard).await?;

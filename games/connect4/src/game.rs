@@ -3,11 +3,12 @@
 //! wins; a full board without a line is a draw.
 
 use serde::{Deserialize, Serialize};
-use turnstile_core::{ParamRange, ParamSpec};
+use turnstile_core::{ParamRange, ParamSpec, Tick};
 use turnstile_tictactoe::mnk::{Board, Cell, Command, RuleError, Variant};
 
 /// An action of Connect Four, as JSON: `{"type": "drop", "column": 3}`, `{"type": "skip"}`,
-/// `{"type": "resign"}`, and the system's `{"type": "timeout", "turnIndex": 7}`.
+/// `{"type": "resign"}`, and the system's `{"type": "timeout", "turnIndex": 7}` and
+/// `{"type": "clockResumed", "lastHeartbeatTick": 40, "takeoverTick": 95}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(
     tag = "type",
@@ -29,6 +30,14 @@ pub enum ConnectFourAction {
     Timeout {
         /// The match-wide index of the turn that timed out.
         turn_index: u64,
+    },
+    /// The system's resumption of the clock after an outage (command id
+    /// `clock-resumed:<sequence>`): running deadlines move later by the outage.
+    ClockResumed {
+        /// The previous node's last heartbeat tick.
+        last_heartbeat_tick: Tick,
+        /// The tick at which another node took the match over.
+        takeover_tick: Tick,
     },
 }
 
@@ -55,6 +64,13 @@ impl Variant for ConnectFourRules {
             ConnectFourAction::Timeout { turn_index } => Command::Timeout {
                 turn_index: *turn_index,
             },
+            ConnectFourAction::ClockResumed {
+                last_heartbeat_tick,
+                takeover_tick,
+            } => Command::ClockResumed {
+                last_heartbeat_tick: *last_heartbeat_tick,
+                takeover_tick: *takeover_tick,
+            },
         }
     }
 
@@ -64,6 +80,13 @@ impl Variant for ConnectFourRules {
             Command::Skip => ConnectFourAction::Skip,
             Command::Resign => ConnectFourAction::Resign,
             Command::Timeout { turn_index } => ConnectFourAction::Timeout { turn_index },
+            Command::ClockResumed {
+                last_heartbeat_tick,
+                takeover_tick,
+            } => ConnectFourAction::ClockResumed {
+                last_heartbeat_tick,
+                takeover_tick,
+            },
         }
     }
 

@@ -2,12 +2,13 @@
 //! across, down or diagonal — wins; a full board without a line is a draw.
 
 use serde::{Deserialize, Serialize};
-use turnstile_core::{ParamRange, ParamSpec};
+use turnstile_core::{ParamRange, ParamSpec, Tick};
 
 use crate::mnk::{Board, Cell, Command, RuleError, Variant};
 
 /// An action of Tic-Tac-Toe, as JSON: `{"type": "mark", "cell": [1, 2]}`, `{"type": "skip"}`,
-/// `{"type": "resign"}`, and the system's `{"type": "timeout", "turnIndex": 7}`.
+/// `{"type": "resign"}`, and the system's `{"type": "timeout", "turnIndex": 7}` and
+/// `{"type": "clockResumed", "lastHeartbeatTick": 40, "takeoverTick": 95}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(
     tag = "type",
@@ -29,6 +30,14 @@ pub enum TicTacToeAction {
     Timeout {
         /// The match-wide index of the turn that timed out.
         turn_index: u64,
+    },
+    /// The system's resumption of the clock after an outage (command id
+    /// `clock-resumed:<sequence>`): running deadlines move later by the outage.
+    ClockResumed {
+        /// The previous node's last heartbeat tick.
+        last_heartbeat_tick: Tick,
+        /// The tick at which another node took the match over.
+        takeover_tick: Tick,
     },
 }
 
@@ -54,6 +63,13 @@ impl Variant for TicTacToeRules {
             TicTacToeAction::Timeout { turn_index } => Command::Timeout {
                 turn_index: *turn_index,
             },
+            TicTacToeAction::ClockResumed {
+                last_heartbeat_tick,
+                takeover_tick,
+            } => Command::ClockResumed {
+                last_heartbeat_tick: *last_heartbeat_tick,
+                takeover_tick: *takeover_tick,
+            },
         }
     }
 
@@ -63,6 +79,13 @@ impl Variant for TicTacToeRules {
             Command::Skip => TicTacToeAction::Skip,
             Command::Resign => TicTacToeAction::Resign,
             Command::Timeout { turn_index } => TicTacToeAction::Timeout { turn_index },
+            Command::ClockResumed {
+                last_heartbeat_tick,
+                takeover_tick,
+            } => TicTacToeAction::ClockResumed {
+                last_heartbeat_tick,
+                takeover_tick,
+            },
         }
     }
 

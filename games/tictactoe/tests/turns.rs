@@ -302,3 +302,69 @@ fn drivers_number_their_commands() {
     );
     assert_eq!(second.sequence, 2);
 }
+
+#[test]
+fn clock_resumed_moves_the_running_deadline_by_the_outage_and_is_system_only() {
+    let mut d = driver("blitz");
+    d.play(0, 10, cell(1, 1)).unwrap(); // turn 2 (seat 1) runs until tick 40
+    assert_eq!(d.state().deadline_tick(), Some(40));
+    let resumed = |last_heartbeat_tick, takeover_tick| Command::ClockResumed {
+        last_heartbeat_tick,
+        takeover_tick,
+    };
+    assert_eq!(
+        d.refusal(Some(1), 25, resumed(20, 90)).unwrap(),
+        "system_only",
+        "a seat can't move the clock"
+    );
+    // The previous node's last heartbeat was at 20; another node took over at 90. Seat 1 had
+    // 20 ticks left when the outage began, and still has them.
+    let receipt = d.submit(None, 90, resumed(20, 90)).unwrap();
+    assert!(
+        receipt.events.iter().any(|e| matches!(
+            e,
+            MnkEvent::Turn {
+                event: turnstile_turns::TurnEvent::ClockResumed {
+                    outage_start_tick: 20,
+                    takeover_tick: 90,
+                    shift_ticks: 70,
+                }
+            }
+        )),
+        "the receipt records the shift: {:?}",
+        receipt.events
+    );
+    assert_eq!(d.state().deadline_tick(), Some(110));
+    assert_eq!(
+        turn_ends(&receipt.events),
+        vec![],
+        "no turn ended in the outage"
+    );
+    // The turn is still seat 1's, and a move at 109 is in time.
+    d.play(1, 109, cell(0, 0)).unwrap();
+    assert_eq!(d.state().to_move(), Some(Seat(0)));
+}
+
+#[test]
+fn a_deadline_that_passed_before_the_outage_still_ends_its_turn() {
+    let mut d = driver("blitz");
+    d.play(0, 10, cell(1, 1)).unwrap(); // seat 1's turn runs until tick 40
+                                        // The last heartbeat was at 50: the deadline passed while the match was still served.
+    let receipt = d
+        .submit(
+            None,
+            120,
+            Command::ClockResumed {
+                last_heartbeat_tick: 50,
+                takeover_tick: 120,
+            },
+        )
+        .unwrap();
+    assert_eq!(
+        turn_ends(&receipt.events),
+        vec![(2, Some(Seat(1)), TurnEndReason::Time)]
+    );
+    // Turn 3 (seat 0) began at 40 and had 20 ticks left at 50: its deadline is 120 + 20.
+    assert_eq!(d.state().to_move(), Some(Seat(0)));
+    assert_eq!(d.state().deadline_tick(), Some(140));
+}

@@ -47,6 +47,12 @@ pub fn registry() -> GameRegistry {
         .with_timeout(MnkState::turn_index, |turn_index| {
             ConnectFourAction::Timeout { turn_index }
         })
+        .with_clock_resumed(
+            |last_heartbeat_tick, takeover_tick| ConnectFourAction::ClockResumed {
+                last_heartbeat_tick,
+                takeover_tick,
+            },
+        )
         .with_resign(|_| ConnectFourAction::Resign);
     registry
         .register::<TicTacToe>()
@@ -60,6 +66,12 @@ pub fn registry() -> GameRegistry {
         .with_timeout(MnkState::turn_index, |turn_index| {
             TicTacToeAction::Timeout { turn_index }
         })
+        .with_clock_resumed(
+            |last_heartbeat_tick, takeover_tick| TicTacToeAction::ClockResumed {
+                last_heartbeat_tick,
+                takeover_tick,
+            },
+        )
         .with_resign(|_| TicTacToeAction::Resign);
     registry
         .register::<vault::Vault>()

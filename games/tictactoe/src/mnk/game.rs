@@ -47,6 +47,16 @@ pub enum Command<M> {
         /// The turn the server saw time out.
         turn_index: u64,
     },
+    /// The system's `ClockResumed` (command id `clock-resumed:<sequence>`), recorded by a node
+    /// that took the match over after an outage: every running deadline moves later by
+    /// `takeover_tick − max(last_heartbeat_tick, clock tick)`, so the outage counts against
+    /// no one.
+    ClockResumed {
+        /// The previous node's last heartbeat tick: where the outage began.
+        last_heartbeat_tick: Tick,
+        /// The tick at which the new node took over.
+        takeover_tick: Tick,
+    },
 }
 
 /// What makes one m,n,k-game differ from another.
@@ -428,7 +438,10 @@ impl<V: Variant> Game for MnkGame<V> {
     }
 
     fn is_system_action(action: &V::Action) -> bool {
-        matches!(V::command(action), Command::Timeout { .. })
+        matches!(
+            V::command(action),
+            Command::Timeout { .. } | Command::ClockResumed { .. }
+        )
     }
 
     /// While the match runs: the seat to move gets the play kind (with the values open now) and

@@ -14,7 +14,9 @@
 //! turn whenever one ends (`Play`, `Skip`, `Time`). A seat's `Play` drops or marks a piece and
 //! ends its turn with `Play`; `Skip` is accepted only under a skippable config; the system
 //! `Timeout { turnIndex }` ends a timed-out turn with `Time` (the seat loses that turn), and after
-//! the config's `forfeitAfterTimeouts` timeouts in a row the seat forfeits. `Resign` is open to
+//! the config's `forfeitAfterTimeouts` timeouts in a row the seat forfeits. The system
+//! `ClockResumed { lastHeartbeatTick, takeoverTick }`, recorded by a server node that takes the
+//! match over after an outage, moves the running deadline later by the outage. `Resign` is open to
 //! either seat at any time; the other seat wins. The match ends with the loop stopped, and every
 //! later command is refused with `match_over`.
 

@@ -85,6 +85,12 @@ impl<V: Variant> Referee<'_, V> {
             // A Timeout is checked before the clock moves: it must name the turn that is
             // running, and its own advance records that turn's `Time` end.
             Command::Timeout { turn_index } => turns.timeout(self, turn_index, ctx.tick)?,
+            // Also before the clock moves: the clock must not count the outage, so it may only
+            // advance to the outage's start, which `resume_clock` does itself.
+            Command::ClockResumed {
+                last_heartbeat_tick,
+                takeover_tick,
+            } => turns.resume_clock(self, last_heartbeat_tick, takeover_tick)?,
             Command::Play(mv) => {
                 let seat = self.advance(turns, ctx)?;
                 turns.state().check_play(seat)?;
