@@ -248,6 +248,8 @@ export function outcomeText(game, outcome) {
   const w = outcome.winners || [];
   if (outcome.kind === "solved") return "solved";
   if (outcome.kind === "draw") return "draw";
+  if (outcome.kind === "lost") return "the run is lost";
+  if (outcome.kind === "wonThenLost") return "the run was won, then lost in endless play";
   const who = w.length ? w.map((s) => seatName(game, s)).join(", ") + " won" : "no winner";
   if (outcome.kind === "timeout") return `${who} on time`;
   if (outcome.kind === "resigned") return `${who} by resignation`;

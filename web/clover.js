@@ -303,7 +303,7 @@ export function mount(root, ctx) {
     const last = v.phase !== "playing" && v.target > 0 ? " (last blind)" : "";
     bar.replaceChildren(
       ...item("Ante", String(v.ante), "ante"),
-      ...item(v.phase === "playing" ? "Blind" : "Next blind", blindName, "blind"),
+      ...item(v.phase === "playing" || v.phase === "lost" ? "Blind" : "Next blind", blindName, "blind"),
       ...item(`Target${last}`, v.target ? String(v.target) : "—", "target"),
       ...item(`Scored${last}`, h("span", {}, String(v.scored), h("span", { class: "bar", role: "img", "aria-label": `${pct}% of the target` }, h("span", { style: `width:${pct}%` }))), "scored"),
       ...item("Money", `$${v.money}`, "money"),
