@@ -4,6 +4,7 @@
 //! `bundle.json`). The shipped content is embedded, so the calculator needs no files.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use turnstile_core::ContentProblem;
@@ -13,7 +14,8 @@ use turnstile_effects::{
 use turnstile_sheets::RowLoader;
 
 use crate::handlers::handlers;
-use crate::state::{variable_schema, Copies, RunState, RULES, STREAMS};
+use crate::hands::HandType;
+use crate::state::{variable_schema, Copies, CreationPools, Joker, RunState, RULES, STREAMS};
 
 /// One catalog entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -37,6 +39,21 @@ pub struct CatalogEntry {
     /// Bosses: the lowest ante it appears at.
     #[serde(default)]
     pub min_ante: Option<u32>,
+    /// Bosses: a showdown boss (only at antes 8, 16, ...; pays the showdown reward).
+    #[serde(default)]
+    pub showdown: bool,
+    /// Packs: what the pack holds (`joker`, `tarot`, `planet`, `spectral`, `card`).
+    #[serde(default)]
+    pub holds: Option<String>,
+    /// Packs: how many cards it shows.
+    #[serde(default)]
+    pub shown: u8,
+    /// Packs: how many of them may be taken.
+    #[serde(default)]
+    pub picks: u8,
+    /// Packs: its weight in the shop's pack draw, in hundredths (the genre's 0.25 is 25).
+    #[serde(default)]
+    pub weight: u32,
     /// One line of rules text.
     pub text: String,
 }
@@ -65,6 +82,8 @@ pub struct Content {
     pub handlers: HandlerRegistry<RunState>,
     /// Catalog entries by `kind:id`.
     pub catalog: BTreeMap<String, CatalogEntry>,
+    /// What `CreateCard` chooses from.
+    pub pools: Arc<CreationPools>,
 }
 
 impl std::fmt::Debug for Content {
@@ -105,6 +124,7 @@ pub fn vocabulary() -> EffectVocabulary {
         "voucher",
         "deck",
         "stake",
+        "pack",
     ] {
         let _ = v.owner_kind(kind);
     }
@@ -155,11 +175,15 @@ impl Content {
             }
         };
         match effects {
-            Some(effects) if problems.is_empty() => Ok(Content {
-                effects,
-                handlers,
-                catalog,
-            }),
+            Some(effects) if problems.is_empty() => {
+                let pools = Arc::new(creation_pools(&catalog, &effects));
+                Ok(Content {
+                    effects,
+                    handlers,
+                    catalog,
+                    pools,
+                })
+            }
             _ => Err(problems),
         }
     }
@@ -184,15 +208,66 @@ impl Content {
     }
 
     /// A joker instance for catalog id `id`.
-    pub fn joker(&self, id: &str) -> Option<crate::state::Joker> {
+    pub fn joker(&self, id: &str) -> Option<Joker> {
         let entry = self.catalog.get(&format!("joker:{id}"))?;
-        Some(crate::state::Joker {
-            id: id.to_owned(),
-            edition: crate::cards::Edition::None,
-            counter: 0,
-            rarity: entry.rarity,
-            copies: entry.copies.unwrap_or_default(),
-        })
+        Some(joker_of(entry))
+    }
+}
+
+fn joker_of(entry: &CatalogEntry) -> Joker {
+    Joker {
+        id: entry.id.clone(),
+        edition: crate::cards::Edition::None,
+        counter: 0,
+        rarity: entry.rarity,
+        copies: entry.copies.unwrap_or_default(),
+        eternal: false,
+        perishable: None,
+        rental: false,
+    }
+}
+
+/// The pools `CreateCard` draws from. The planet of a hand is read from the rows: the planet
+/// whose `OnUse` row levels that hand up (so a designer who adds a planet adds no code).
+fn creation_pools(
+    catalog: &BTreeMap<String, CatalogEntry>,
+    effects: &EffectTable,
+) -> CreationPools {
+    let refs = |kind: &str| -> Vec<String> {
+        catalog
+            .values()
+            .filter(|e| e.kind == kind)
+            .map(|e| format!("{}:{}", e.kind, e.id))
+            .collect()
+    };
+    let jokers = |rarity: u8| -> Vec<Joker> {
+        catalog
+            .values()
+            .filter(|e| e.kind == "joker" && e.rarity == rarity)
+            .map(joker_of)
+            .collect()
+    };
+    let mut planet_of_hand = vec![None; HandType::ALL.len()];
+    for row in effects.rows() {
+        let owner = row.owner.as_str();
+        if !owner.starts_with("planet:") || row.trigger != turnstile_effects::Trigger::OnUse {
+            continue;
+        }
+        if let turnstile_effects::Operation::LevelUpHand {
+            hand: Some(hand), ..
+        } = &row.operation
+        {
+            if let Some(h) = HandType::from_name(hand) {
+                planet_of_hand[h.index()].get_or_insert_with(|| owner.to_owned());
+            }
+        }
+    }
+    CreationPools {
+        planets: refs("planet"),
+        tarots: refs("tarot"),
+        spectrals: refs("spectral"),
+        jokers: [jokers(1), jokers(2), jokers(3)],
+        planet_of_hand,
     }
 }
 

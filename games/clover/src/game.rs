@@ -11,12 +11,12 @@ use turnstile_core::{
     Outcome, Rejection, Seat, SetupError, Viewer,
 };
 
-use crate::cards::Card;
+use crate::cards::{standard_deck, Card};
 use crate::content::{Content, CATALOG_FILE, EFFECT_FILES};
 use crate::hands::HandType;
-use crate::run::{self, Blind, RunError};
+use crate::run::{self, Blind, PackItem, RunError};
 use crate::score::score_hand;
-use crate::state::{Joker, RunState};
+use crate::state::{Joker, RunState, Stickers};
 
 /// The game marker.
 #[derive(Debug, Clone, Copy)]
@@ -98,7 +98,7 @@ impl<'de> Deserialize<'de> for CloverContent {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CloverConfig {
-    /// Stake 1..=8 (rules exist for 1, 2, 3, 5, 6).
+    /// Stake 1..=8 (each includes the lower ones).
     pub stake: u8,
     /// Deck id.
     pub deck: String,
@@ -123,8 +123,33 @@ pub enum Phase {
     Playing,
     /// In the shop.
     Shop,
+    /// A booster pack is open (bought in the shop): pick from it or skip it.
+    Pack,
     /// Lost: a blind was not beaten.
     Lost,
+}
+
+/// A card offered in the shop: `kind:id`, with a joker's stickers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ShopOffer {
+    /// `joker:<id>`, `tarot:<id>`, `planet:<id>`, `voucher:<id>`.
+    pub item: String,
+    /// A joker's stickers (stakes 4, 7, 8).
+    #[serde(default, skip_serializing_if = "Stickers::is_none")]
+    pub stickers: Stickers,
+}
+
+/// An opened booster pack.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OpenPack {
+    /// `pack:<id>`.
+    pub pack: String,
+    /// The cards it shows (a picked card leaves the list).
+    pub items: Vec<PackItem>,
+    /// How many more may be picked.
+    pub picks_left: u8,
 }
 
 /// The full state.
@@ -137,6 +162,9 @@ pub struct CloverState {
     pub phase: Phase,
     /// The next (or current) blind.
     pub blind: Blind,
+    /// The run's deck: every playing card it owns (52 at the start; Standard packs add,
+    /// broken glass removes). Its order means nothing; each blind shuffles a copy.
+    pub cards: Vec<Card>,
     /// Draw pile, top last (hidden).
     pub deck: Vec<Card>,
     /// The hand.
@@ -145,8 +173,12 @@ pub struct CloverState {
     pub scored: i64,
     /// The blind's target.
     pub target: i64,
-    /// Shop offers (`kind:id`).
-    pub shop: Vec<String>,
+    /// Shop offers.
+    pub shop: Vec<ShopOffer>,
+    /// The shop's booster packs (`pack:<id>`); their contents are drawn when opened.
+    pub packs: Vec<String>,
+    /// The pack being opened.
+    pub pack: Option<OpenPack>,
     /// Rerolls in this shop.
     pub rerolls: i64,
     /// Whether the ante-8 boss was beaten (endless from then).
@@ -190,6 +222,18 @@ pub enum CloverAction {
     },
     /// Reroll the shop.
     Reroll,
+    /// Buy and open a booster pack of the shop.
+    OpenPack {
+        /// Pack slot.
+        slot: u8,
+    },
+    /// Take a card out of the open pack.
+    PickPack {
+        /// Index among the pack's cards.
+        index: u8,
+    },
+    /// Close the open pack, leaving what is left.
+    SkipPack,
     /// Leave the shop.
     LeaveShop,
 }
@@ -237,6 +281,20 @@ pub enum CloverEvent {
     ShopChanged,
     /// Left the shop.
     ShopLeft,
+    /// A booster pack was opened.
+    PackOpened {
+        /// `pack:<id>`.
+        pack: String,
+        /// What it shows.
+        items: Vec<PackItem>,
+    },
+    /// A card was taken out of the pack.
+    PackPicked {
+        /// What was taken.
+        item: PackItem,
+    },
+    /// The pack was closed (picks used up, or skipped).
+    PackClosed,
 }
 
 /// The player's view: no deck order, no generator states.
@@ -268,7 +326,13 @@ pub struct CloverView {
     /// Consumables.
     pub consumables: Vec<String>,
     /// Current shop offers.
-    pub shop: Vec<String>,
+    pub shop: Vec<ShopOffer>,
+    /// The shop's booster packs (their contents are not drawn until opened).
+    pub packs: Vec<String>,
+    /// The open pack, if any.
+    pub pack: Option<OpenPack>,
+    /// Playing cards the run owns.
+    pub deck_size: u32,
     /// Hand levels.
     pub levels: Vec<u32>,
     /// This ante's boss.
@@ -305,8 +369,16 @@ impl CloverState {
             self.blind,
             self.run.rule("blind_multiplier"),
         );
+        if self.blind == Blind::Boss {
+            self.target = run::boss_target(
+                i64::from(self.run.ante),
+                self.run.rule("blind_scaling"),
+                self.run.rule("boss_blind_mult"),
+                self.run.rule("blind_multiplier"),
+            );
+        }
         self.scored = 0;
-        self.deck = run::shuffled_deck(&mut self.run);
+        self.deck = run::shuffled(&mut self.run, self.cards.clone());
         self.hand.clear();
         self.draw();
         self.phase = Phase::Playing;
@@ -374,6 +446,15 @@ impl CloverState {
                 let receipt =
                     score_hand(&mut self.run, content, &played, &held, false).map_err(effect)?;
                 self.scored = self.scored.saturating_add(receipt.score);
+                // Broken glass leaves the run's deck for good.
+                for &i in &receipt.destroyed {
+                    let Some(card) = played.get(i as usize) else {
+                        continue;
+                    };
+                    if let Some(at) = self.cards.iter().position(|c| c == card) {
+                        self.cards.remove(at);
+                    }
+                }
                 self.hand = held;
                 events.push(CloverEvent::HandScored {
                     hand: receipt.hand,
@@ -400,7 +481,9 @@ impl CloverState {
                         Blind::Big => Blind::Boss,
                         Blind::Boss => Blind::Small,
                     };
-                    self.shop = run::enter_shop(&mut self.run, content).map_err(reject)?;
+                    let offers = run::enter_shop(&mut self.run, content).map_err(reject)?;
+                    self.shop = offer_stickers(&mut self.run, offers)?;
+                    self.packs = run::roll_packs(&mut self.run, content).map_err(reject)?;
                     self.rerolls = 0;
                     self.phase = Phase::Shop;
                 } else if self.run.hands_left <= 0 {
@@ -416,17 +499,24 @@ impl CloverState {
                 }
                 let idx = self.picked(cards)?;
                 self.run.discards_left -= 1;
+                // `OnDiscard` once per discarded card, about that card: its seal (purple),
+                // then the jokers.
+                self.run.scoring.held = idx.iter().map(|&i| self.hand[i]).collect();
                 self.hand = (0..self.hand.len())
                     .filter(|i| !idx.contains(i))
                     .map(|i| self.hand[i])
                     .collect();
+                self.run.scoring.keys = crate::score::key_cache(content, &self.run);
                 let mut steps = Vec::new();
-                for _ in &idx {
-                    self.run.scoring.keys = crate::score::key_cache(content, &self.run);
+                for k in 0..idx.len() {
+                    let card = turnstile_effects::Target::Thing(turnstile_effects::ThingId(
+                        crate::state::HELD + k as u32,
+                    ));
                     turnstile_effects::Executor::new(&content.effects, &content.handlers)
                         .resolve(
                             &mut self.run,
-                            turnstile_effects::Event::new(turnstile_effects::Trigger::OnDiscard),
+                            turnstile_effects::Event::new(turnstile_effects::Trigger::OnDiscard)
+                                .at(card),
                             &mut steps,
                         )
                         .map_err(effect)?;
@@ -442,13 +532,17 @@ impl CloverState {
                     .get(usize::from(*slot))
                     .cloned()
                     .ok_or_else(|| Rejection::new("not_available", "no such offer"))?;
-                let (kind, id) = offer.split_once(':').unwrap_or(("", ""));
+                let (kind, id) = offer.item.split_once(':').unwrap_or(("", ""));
                 if kind == "joker" {
-                    run::buy_joker(&mut self.run, content, id).map_err(reject)?;
+                    run::buy_joker_with(&mut self.run, content, id, offer.stickers)
+                        .map_err(reject)?;
                 } else if kind == "voucher" {
                     run::buy_voucher(&mut self.run, content, id).map_err(reject)?;
                 } else {
-                    let cost = content.catalog.get(&offer).map_or(0, |e| i64::from(e.cost));
+                    let cost = content
+                        .catalog
+                        .get(&offer.item)
+                        .map_or(0, |e| i64::from(e.cost));
                     if self.run.money < cost {
                         return Err(reject(RunError::NotEnoughMoney {
                             cost,
@@ -464,35 +558,109 @@ impl CloverState {
                         ));
                     }
                     self.run.money -= cost;
-                    self.run.consumables.push(offer.clone());
+                    self.run.consumables.push(offer.item.clone());
                 }
                 self.shop.remove(usize::from(*slot));
                 events.push(CloverEvent::ShopChanged);
+            }
+            (Phase::Shop, CloverAction::OpenPack { slot }) => {
+                let pack = self
+                    .packs
+                    .get(usize::from(*slot))
+                    .cloned()
+                    .ok_or_else(|| Rejection::new("not_available", "no such pack"))?;
+                let entry = content
+                    .catalog
+                    .get(&pack)
+                    .ok_or_else(|| reject(RunError::NotAvailable(pack.clone())))?;
+                let cost = i64::from(entry.cost);
+                if self.run.money < cost {
+                    return Err(reject(RunError::NotEnoughMoney {
+                        cost,
+                        money: self.run.money,
+                    }));
+                }
+                self.run.money -= cost;
+                let picks = entry.picks.max(1);
+                let items = run::pack_contents(&mut self.run, content, &pack).map_err(reject)?;
+                self.packs.remove(usize::from(*slot));
+                events.push(CloverEvent::PackOpened {
+                    pack: pack.clone(),
+                    items: items.clone(),
+                });
+                if items.is_empty() {
+                    events.push(CloverEvent::PackClosed);
+                } else {
+                    self.pack = Some(OpenPack {
+                        pack,
+                        items,
+                        picks_left: picks,
+                    });
+                    self.phase = Phase::Pack;
+                }
+            }
+            (Phase::Pack, CloverAction::PickPack { index }) => {
+                let mut open = self
+                    .pack
+                    .clone()
+                    .ok_or_else(|| Rejection::new("wrong_phase", "no pack is open"))?;
+                let at = usize::from(*index);
+                let item =
+                    open.items.get(at).cloned().ok_or_else(|| {
+                        Rejection::new("not_available", "no such card in the pack")
+                    })?;
+                match &item {
+                    PackItem::Owned { item, stickers } => {
+                        run::take_from_pack(&mut self.run, content, item, *stickers)
+                            .map_err(reject)?
+                    }
+                    PackItem::Card { card } => self.cards.push(*card),
+                }
+                open.items.remove(at);
+                open.picks_left = open.picks_left.saturating_sub(1);
+                events.push(CloverEvent::PackPicked { item });
+                if open.picks_left == 0 || open.items.is_empty() {
+                    self.pack = None;
+                    self.phase = Phase::Shop;
+                    events.push(CloverEvent::PackClosed);
+                } else {
+                    self.pack = Some(open);
+                }
+            }
+            (Phase::Pack, CloverAction::SkipPack) => {
+                self.pack = None;
+                self.phase = Phase::Shop;
+                events.push(CloverEvent::PackClosed);
             }
             (Phase::Shop, CloverAction::Sell { slot }) => {
                 run::sell_joker(&mut self.run, content, usize::from(*slot)).map_err(reject)?;
                 events.push(CloverEvent::ShopChanged);
             }
-            (Phase::Shop | Phase::SelectBlind | Phase::Playing, CloverAction::Use { index }) => {
+            (
+                Phase::Shop | Phase::SelectBlind | Phase::Playing | Phase::Pack,
+                CloverAction::Use { index },
+            ) => {
                 run::use_consumable(&mut self.run, content, usize::from(*index)).map_err(reject)?;
                 events.push(CloverEvent::ShopChanged);
             }
             (Phase::Shop, CloverAction::Reroll) => {
-                // A reroll replaces the card slots; the voucher offer stays.
-                let vouchers: Vec<String> = self
+                // A reroll replaces the card slots; the voucher offer and the packs stay.
+                let vouchers: Vec<ShopOffer> = self
                     .shop
                     .iter()
-                    .filter(|o| o.starts_with("voucher:"))
+                    .filter(|o| o.item.starts_with("voucher:"))
                     .cloned()
                     .collect();
-                self.shop =
+                let offers =
                     run::reroll_shop(&mut self.run, content, self.rerolls).map_err(reject)?;
+                self.shop = offer_stickers(&mut self.run, offers)?;
                 self.shop.extend(vouchers);
                 self.rerolls += 1;
                 events.push(CloverEvent::ShopChanged);
             }
             (Phase::Shop, CloverAction::LeaveShop) => {
                 self.shop.clear();
+                self.packs.clear();
                 self.phase = Phase::SelectBlind;
                 events.push(CloverEvent::ShopLeft);
             }
@@ -507,6 +675,21 @@ impl CloverState {
         self.steps += 1;
         Ok(events)
     }
+}
+
+/// Shop offers with their stickers: each joker's polled on the `sticker` stream.
+fn offer_stickers(run: &mut RunState, offers: Vec<String>) -> Result<Vec<ShopOffer>, Rejection> {
+    offers
+        .into_iter()
+        .map(|item| {
+            let stickers = if item.starts_with("joker:") {
+                run::poll_stickers(run).map_err(reject)?
+            } else {
+                Stickers::default()
+            };
+            Ok(ShopOffer { item, stickers })
+        })
+        .collect()
 }
 
 impl Game for Clover {
@@ -575,6 +758,9 @@ impl Game for Clover {
             scored: 0,
             target: 0,
             shop: Vec::new(),
+            packs: Vec::new(),
+            pack: None,
+            cards: standard_deck(),
             rerolls: 0,
             won: false,
             steps: 0,
@@ -589,7 +775,8 @@ impl Game for Clover {
         let kinds: &[&str] = match state.phase {
             Phase::SelectBlind => &["selectBlind", "skipBlind", "use"],
             Phase::Playing => &["play", "discard", "use"],
-            Phase::Shop => &["buy", "sell", "use", "reroll", "leaveShop"],
+            Phase::Shop => &["buy", "sell", "use", "reroll", "openPack", "leaveShop"],
+            Phase::Pack => &["pickPack", "skipPack", "use"],
             Phase::Lost => &[],
         };
         kinds.iter().map(|k| ActionKind::bare(k)).collect()
@@ -617,8 +804,25 @@ impl Game for Clover {
                 for slot in 0..u8::try_from(state.shop.len()).unwrap_or(0) {
                     out.push(CloverAction::Buy { slot });
                 }
+                for slot in 0..u8::try_from(state.packs.len()).unwrap_or(0) {
+                    out.push(CloverAction::OpenPack { slot });
+                }
+                for (slot, joker) in state.run.jokers.iter().enumerate() {
+                    if !joker.eternal {
+                        out.push(CloverAction::Sell {
+                            slot: u8::try_from(slot).unwrap_or(u8::MAX),
+                        });
+                    }
+                }
                 out.push(CloverAction::Reroll);
                 out.push(CloverAction::LeaveShop);
+            }
+            Phase::Pack => {
+                let n = state.pack.as_ref().map_or(0, |p| p.items.len());
+                for index in 0..u8::try_from(n).unwrap_or(0) {
+                    out.push(CloverAction::PickPack { index });
+                }
+                out.push(CloverAction::SkipPack);
             }
             Phase::Lost => {}
         }
@@ -662,6 +866,9 @@ impl Game for Clover {
             jokers: r.jokers.clone(),
             consumables: r.consumables.clone(),
             shop: state.shop.clone(),
+            packs: state.packs.clone(),
+            pack: state.pack.clone(),
+            deck_size: u32::try_from(state.cards.len()).unwrap_or(0),
             levels: r.levels.clone(),
             boss: r.boss.clone(),
             won: state.won,
@@ -690,7 +897,9 @@ impl Game for Clover {
 }
 
 /// A greedy bot: always plays the blind; plays the 5-or-fewer card subset with the highest
-/// hand (then most rank chips); buys the first affordable joker; never rerolls.
+/// hand (then most rank chips); buys the first affordable joker; else opens a joker pack when
+/// a slot is free, or another pack when $8 remain after it, and takes the first card it can;
+/// never rerolls.
 pub fn bot_action(content: &Content, state: &CloverState) -> Option<CloverAction> {
     match state.phase {
         Phase::SelectBlind => Some(CloverAction::SelectBlind),
@@ -721,21 +930,51 @@ pub fn bot_action(content: &Content, state: &CloverState) -> Option<CloverAction
         }
         Phase::Shop => {
             let slots = state.run.rule("joker_slots");
+            let room = (state.run.jokers.len() as i64) < slots;
             for (i, offer) in state.shop.iter().enumerate() {
-                let cost = content
-                    .catalog
-                    .get(offer)
-                    .map_or(i64::MAX, |e| i64::from(e.cost));
-                if offer.starts_with("joker:")
-                    && cost <= state.run.money
-                    && (state.run.jokers.len() as i64) < slots
+                let Some(id) = offer.item.strip_prefix("joker:") else {
+                    continue;
+                };
+                if room
+                    && run::joker_price(&state.run, content, id, offer.stickers) <= state.run.money
                 {
                     return Some(CloverAction::Buy {
                         slot: u8::try_from(i).unwrap_or(0),
                     });
                 }
             }
+            // Packs: a joker pack when a slot is free, any other when $8 stay after it.
+            for (i, pack) in state.packs.iter().enumerate() {
+                let Some(entry) = content.catalog.get(pack) else {
+                    continue;
+                };
+                let cost = i64::from(entry.cost);
+                let wanted = if entry.holds.as_deref() == Some("joker") {
+                    room && cost <= state.run.money
+                } else {
+                    cost + 8 <= state.run.money
+                };
+                if wanted {
+                    return Some(CloverAction::OpenPack {
+                        slot: u8::try_from(i).unwrap_or(0),
+                    });
+                }
+            }
             Some(CloverAction::LeaveShop)
+        }
+        Phase::Pack => {
+            let room = (state.run.jokers.len() as i64) < state.run.rule("joker_slots");
+            let items = state.pack.as_ref().map_or(&[][..], |p| &p.items[..]);
+            let pick = items.iter().position(|item| match item {
+                PackItem::Owned { item, .. } => room || !item.starts_with("joker:"),
+                PackItem::Card { .. } => true,
+            });
+            Some(match pick {
+                Some(i) => CloverAction::PickPack {
+                    index: u8::try_from(i).unwrap_or(0),
+                },
+                None => CloverAction::SkipPack,
+            })
         }
         Phase::Lost => None,
     }

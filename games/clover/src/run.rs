@@ -14,7 +14,7 @@ use turnstile_effects::{EffectError, Event, Executor, Step, Target, ThingId, Tri
 use crate::cards::{standard_deck, Card};
 use crate::content::Content;
 use crate::score::key_cache;
-use crate::state::{RunState, SLOT};
+use crate::state::{rarity_of_roll, RunState, Stickers, SLOT};
 
 /// Why a run action was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -36,6 +36,9 @@ pub enum RunError {
     /// Not in the catalog or not on offer.
     #[error("`{0}` is not available (not_available)")]
     NotAvailable(String),
+    /// An eternal joker cannot be sold or destroyed.
+    #[error("`{0}` is eternal: it cannot be sold (eternal)")]
+    Eternal(String),
 }
 
 impl RunError {
@@ -46,6 +49,7 @@ impl RunError {
             RunError::NotEnoughMoney { .. } => "not_enough_money",
             RunError::NoJokerSlot => "no_joker_slot",
             RunError::NotAvailable(_) => "not_available",
+            RunError::Eternal(_) => "eternal",
         }
     }
 }
@@ -108,9 +112,31 @@ const BASE: [[i64; 12]; 3] = [
     ],
 ];
 
-/// The chips a blind requires: `base(ante) × blind mult × deck multiplier`, integers only.
+/// The chips a blind requires: `base(ante) × blind mult × deck multiplier`, integers only,
+/// with a boss blind at ×2 (see [`boss_target`] for a boss with its own multiplier).
 /// Ante 0 or below is 100; past ante 12 the ante-12 value holds (saturating table).
 pub fn blind_target(ante: i64, scaling: i64, blind: Blind, deck_multiplier: i64) -> i64 {
+    let halves = match blind {
+        Blind::Small => 2,
+        Blind::Big => 3,
+        Blind::Boss => 4,
+    };
+    target_in_halves(ante, scaling, halves, deck_multiplier)
+}
+
+/// A boss blind's target with the boss's own multiplier (the `boss_blind_mult` rule its
+/// `Passive` rows set: ×2 by default, ×4 for a wall-like boss, ×1 for a one-hand boss).
+pub fn boss_target(ante: i64, scaling: i64, boss_mult: i64, deck_multiplier: i64) -> i64 {
+    target_in_halves(
+        ante,
+        scaling,
+        boss_mult.max(0).saturating_mul(2),
+        deck_multiplier,
+    )
+}
+
+/// `base(ante) × halves / 2 × deck multiplier`: blind multipliers are whole or halves (×1.5).
+fn target_in_halves(ante: i64, scaling: i64, halves: i64, deck_multiplier: i64) -> i64 {
     let base = if ante <= 0 {
         100
     } else {
@@ -118,12 +144,7 @@ pub fn blind_target(ante: i64, scaling: i64, blind: Blind, deck_multiplier: i64)
         let col = usize::try_from(ante.min(12) - 1).unwrap_or(0);
         BASE[row][col]
     };
-    let scaled = match blind {
-        Blind::Small => base,
-        Blind::Big => base.saturating_mul(3) / 2,
-        Blind::Boss => base.saturating_mul(2),
-    };
-    scaled.saturating_mul(deck_multiplier.max(1))
+    (base.saturating_mul(halves) / 2).saturating_mul(deck_multiplier.max(1))
 }
 
 fn resolve(run: &mut RunState, content: &Content, event: Event) -> Result<Vec<Step>, RunError> {
@@ -167,11 +188,31 @@ pub fn start_run(run: &mut RunState, content: &Content) -> Result<(), RunError> 
 
 /// Buys a joker: money, a free slot, then rebuild (its rules apply now) and its `OnBuy` rows.
 pub fn buy_joker(run: &mut RunState, content: &Content, id: &str) -> Result<(), RunError> {
-    let entry = content
+    buy_joker_with(run, content, id, Stickers::default())
+}
+
+/// The price of a joker offer: its catalog cost, or `rental_price` with a rental sticker.
+pub fn joker_price(run: &RunState, content: &Content, id: &str, stickers: Stickers) -> i64 {
+    if stickers.rental {
+        return run.rule("rental_price").max(0);
+    }
+    content
         .catalog
         .get(&format!("joker:{id}"))
-        .ok_or_else(|| RunError::NotAvailable(id.to_owned()))?;
-    let cost = i64::from(entry.cost);
+        .map_or(0, |e| i64::from(e.cost))
+}
+
+/// Buys a joker offered with `stickers` (see [`buy_joker`]).
+pub fn buy_joker_with(
+    run: &mut RunState,
+    content: &Content,
+    id: &str,
+    stickers: Stickers,
+) -> Result<(), RunError> {
+    if !content.catalog.contains_key(&format!("joker:{id}")) {
+        return Err(RunError::NotAvailable(id.to_owned()));
+    }
+    let cost = joker_price(run, content, id, stickers);
     if run.money < cost {
         return Err(RunError::NotEnoughMoney {
             cost,
@@ -181,9 +222,10 @@ pub fn buy_joker(run: &mut RunState, content: &Content, id: &str) -> Result<(), 
     if i64::try_from(run.jokers.len()).unwrap_or(i64::MAX) >= run.rule("joker_slots") {
         return Err(RunError::NoJokerSlot);
     }
-    let joker = content
+    let mut joker = content
         .joker(id)
         .ok_or_else(|| RunError::NotAvailable(id.to_owned()))?;
+    joker.stick(stickers, perishable_rounds(run));
     run.money -= cost;
     run.jokers.push(joker);
     rebuild(run, content)?;
@@ -201,10 +243,17 @@ pub fn sell_joker(run: &mut RunState, content: &Content, slot: usize) -> Result<
     let Some(joker) = run.jokers.get(slot) else {
         return Err(RunError::NotAvailable(format!("slot {slot}")));
     };
-    let cost = content
-        .catalog
-        .get(&format!("joker:{}", joker.id))
-        .map_or(0, |e| i64::from(e.cost));
+    if joker.eternal {
+        return Err(RunError::Eternal(joker.id.clone()));
+    }
+    let cost = if joker.rental {
+        run.rule("rental_price")
+    } else {
+        content
+            .catalog
+            .get(&format!("joker:{}", joker.id))
+            .map_or(0, |e| i64::from(e.cost))
+    };
     resolve(
         run,
         content,
@@ -248,8 +297,9 @@ pub fn take_tag(run: &mut RunState, content: &Content, id: &str) -> Result<(), R
         || has_rows(content, &owner, &Trigger::OnBossDefeated)
     {
         run.tags.push(owner);
-        rebuild(run, content)?;
     }
+    // Always: a tag may have created a joker, whose rules apply at once.
+    rebuild(run, content)?;
     Ok(())
 }
 
@@ -295,16 +345,16 @@ pub fn end_round(
                 .at(Target::Thing(ThingId(crate::state::HELD + i as u32))),
         )?;
     }
+    let showdown = run
+        .boss
+        .as_ref()
+        .and_then(|b| content.catalog.get(b))
+        .is_some_and(|e| e.showdown);
     let reward = match blind {
         Blind::Small => run.rule("small_blind_reward"),
         Blind::Big => 4,
-        Blind::Boss => {
-            if run.ante % 8 == 0 {
-                8
-            } else {
-                5
-            }
-        }
+        Blind::Boss if showdown => 8,
+        Blind::Boss => 5,
     };
     let interest = if run.rule("interest") != 0 {
         (run.money.max(0) / 5).min(run.rule("interest_cap") / 5)
@@ -314,6 +364,18 @@ pub fn end_round(
     run.money = run
         .money
         .saturating_add(reward + run.hands_left.max(0) + interest);
+    // Stickers: every rental joker costs its fee (money may go below zero, as in the genre);
+    // every perishable joker has one round less, and is debuffed at zero (the rebuild below
+    // drops its rules).
+    let fee = run.rule("rental_fee").max(0);
+    for joker in &mut run.jokers {
+        if joker.rental {
+            run.money = run.money.saturating_sub(fee);
+        }
+        if let Some(rounds) = joker.perishable.as_mut() {
+            *rounds = rounds.saturating_sub(1);
+        }
+    }
     if blind == Blind::Boss {
         resolve(run, content, Event::new(Trigger::OnBossDefeated))?;
         let content_ref = content;
@@ -328,6 +390,7 @@ pub fn end_round(
 
 /// Opens the shop: `OnShopEnter` rows (tags placed for it are spent), then fresh offers.
 pub fn enter_shop(run: &mut RunState, content: &Content) -> Result<Vec<String>, RunError> {
+    run.shops = run.shops.saturating_add(1);
     resolve(run, content, Event::new(Trigger::OnShopEnter))?;
     run.tags
         .retain(|t| !has_rows(content, t, &Trigger::OnShopEnter));
@@ -366,16 +429,7 @@ pub fn roll_shop(run: &mut RunState, content: &Content) -> Result<Vec<String>, R
         let kind_roll = run.streams.below("shop_slot", 28).map_err(stream)?;
         let (kind, rarity) = if kind_roll < 20 {
             let r = run.streams.below("shop_rarity", 100).map_err(stream)?;
-            (
-                "joker",
-                if r < 70 {
-                    1
-                } else if r < 95 {
-                    2
-                } else {
-                    3
-                },
-            )
+            ("joker", rarity_of_roll(r))
         } else if kind_roll < 24 {
             ("tarot", 0)
         } else {
@@ -419,17 +473,222 @@ pub fn reroll_shop(
 
 /// A freshly shuffled 52-card deck, on the `shuffle` stream.
 pub fn shuffled_deck(run: &mut RunState) -> Vec<Card> {
-    let mut deck = standard_deck();
+    shuffled(run, standard_deck())
+}
+
+/// The run's own deck (the cards it owns, packs' cards included), shuffled on `shuffle`.
+pub fn shuffled(run: &mut RunState, mut deck: Vec<Card>) -> Vec<Card> {
     let _ = run.streams.shuffle("shuffle", &mut deck);
     deck
 }
 
-/// Picks this ante's boss on the `boss` stream among bosses allowed at the ante.
+fn stream_error(e: turnstile_core::determinism::StreamError) -> RunError {
+    RunError::NotAvailable(e.to_string())
+}
+
+fn perishable_rounds(run: &RunState) -> u32 {
+    u32::try_from(run.rule("perishable_rounds").max(0)).unwrap_or(u32::MAX)
+}
+
+/// Polls the stickers of a joker offered in the shop or a pack, on the `sticker` stream
+/// (clover-facts.md, "Stakes"): with the `eternal_stickers` or `perishable_stickers` rule one
+/// roll below 100 — 70 and above eternal, 40..70 perishable; with `rental_stickers` a second,
+/// separate roll — 70 and above rental. Without those rules nothing is drawn.
+pub fn poll_stickers(run: &mut RunState) -> Result<Stickers, RunError> {
+    let mut stickers = Stickers::default();
+    let eternal = run.rule("eternal_stickers") != 0;
+    let perishable = run.rule("perishable_stickers") != 0;
+    if eternal || perishable {
+        let roll = run.streams.below("sticker", 100).map_err(stream_error)?;
+        if eternal && roll >= 70 {
+            stickers.eternal = true;
+        } else if perishable && (40..70).contains(&roll) {
+            stickers.perishable = true;
+        }
+    }
+    if run.rule("rental_stickers") != 0 {
+        stickers.rental = run.streams.below("sticker", 100).map_err(stream_error)? >= 70;
+    }
+    Ok(stickers)
+}
+
+/// The shop's booster packs, `pack_slots` of them, each drawn by weight on the `pack` stream
+/// (the catalog's `weight`, in hundredths). Called once [`enter_shop`] counted the shop: the
+/// run's first shop always offers, in its first slot, the cheapest pack that holds jokers
+/// (the normal Buffoon pack), without a draw.
+pub fn roll_packs(run: &mut RunState, content: &Content) -> Result<Vec<String>, RunError> {
+    let packs: Vec<&crate::content::CatalogEntry> = content.of_kind("pack").collect();
+    let total: u32 = packs.iter().map(|p| p.weight).sum();
+    let slots = run.rule("pack_slots").max(0);
+    let mut offers = Vec::new();
+    if run.shops == 1 {
+        if let Some(first) = packs
+            .iter()
+            .filter(|p| p.holds.as_deref() == Some("joker"))
+            .min_by_key(|p| (p.cost, p.id.clone()))
+        {
+            offers.push(format!("pack:{}", first.id));
+        }
+    }
+    while (offers.len() as i64) < slots && total > 0 {
+        let mut roll = run.streams.below("pack", total).map_err(stream_error)?;
+        for p in &packs {
+            if roll < p.weight {
+                offers.push(format!("pack:{}", p.id));
+                break;
+            }
+            roll -= p.weight;
+        }
+    }
+    Ok(offers)
+}
+
+/// One card shown in an opened pack.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", tag = "type")]
+pub enum PackItem {
+    /// A joker, tarot, planet or spectral (`kind:id`), with a joker's stickers.
+    Owned {
+        /// `kind:id`.
+        item: String,
+        /// A joker's stickers.
+        #[serde(default, skip_serializing_if = "Stickers::is_none")]
+        stickers: Stickers,
+    },
+    /// A playing card (Standard packs).
+    Card {
+        /// The card.
+        card: Card,
+    },
+}
+
+/// What an opened pack shows: `shown` cards of what it `holds`, all drawn on the `pack`
+/// stream (a joker's stickers on `sticker`). No card shows twice in one pack; owned jokers
+/// are excluded. Playing cards: rank and suit uniform; enhanced with 40 % (uniform among the
+/// eight); an edition polled at rate 2 without negative (roll below 1000: 988+ polychrome,
+/// 960+ holographic, 920+ foil); a seal with 20 % (uniform among the four).
+pub fn pack_contents(
+    run: &mut RunState,
+    content: &Content,
+    pack: &str,
+) -> Result<Vec<PackItem>, RunError> {
+    use crate::cards::{Edition, Enhancement, Seal, Suit};
+    let entry = content
+        .catalog
+        .get(pack)
+        .filter(|e| e.kind == "pack")
+        .ok_or_else(|| RunError::NotAvailable(pack.to_owned()))?;
+    let holds = entry.holds.clone().unwrap_or_default();
+    let mut items: Vec<PackItem> = Vec::new();
+    for _ in 0..entry.shown {
+        let item = match holds.as_str() {
+            "card" => {
+                let mut draw = |n: u32| run.streams.below("pack", n).map_err(stream_error);
+                let rank = u8::try_from(draw(13)? + 2).unwrap_or(2);
+                let suit = Suit::ALL[draw(4)? as usize];
+                let mut card = Card::new(rank, suit);
+                if draw(100)? < 40 {
+                    card.enhancement = [
+                        Enhancement::Bonus,
+                        Enhancement::Mult,
+                        Enhancement::Wild,
+                        Enhancement::Glass,
+                        Enhancement::Steel,
+                        Enhancement::Stone,
+                        Enhancement::Gold,
+                        Enhancement::Lucky,
+                    ][draw(8)? as usize];
+                }
+                card.edition = match draw(1000)? {
+                    988.. => Edition::Polychrome,
+                    960.. => Edition::Holographic,
+                    920.. => Edition::Foil,
+                    _ => Edition::None,
+                };
+                if draw(100)? < 20 {
+                    card.seal =
+                        [Seal::Gold, Seal::Red, Seal::Blue, Seal::Purple][draw(4)? as usize];
+                }
+                PackItem::Card { card }
+            }
+            kind => {
+                let rarity = if kind == "joker" {
+                    rarity_of_roll(run.streams.below("pack", 100).map_err(stream_error)?)
+                } else {
+                    0
+                };
+                let shown = |o: &str| {
+                    items
+                        .iter()
+                        .any(|i| matches!(i, PackItem::Owned { item, .. } if item == o))
+                };
+                let pool: Vec<String> = content
+                    .of_kind(kind)
+                    .filter(|e| kind != "joker" || e.rarity == rarity)
+                    .filter(|e| kind != "joker" || !run.jokers.iter().any(|j| j.id == e.id))
+                    .map(|e| format!("{}:{}", e.kind, e.id))
+                    .filter(|o| !shown(o))
+                    .collect();
+                let n = u32::try_from(pool.len()).unwrap_or(u32::MAX);
+                if n == 0 {
+                    continue;
+                }
+                let pick = run.streams.below("pack", n).map_err(stream_error)? as usize;
+                let stickers = if kind == "joker" {
+                    poll_stickers(run)?
+                } else {
+                    Stickers::default()
+                };
+                PackItem::Owned {
+                    item: pool[pick].clone(),
+                    stickers,
+                }
+            }
+        };
+        items.push(item);
+    }
+    Ok(items)
+}
+
+/// Takes a joker, tarot, planet or spectral out of an opened pack: a joker goes to a joker
+/// slot (refused without room; no `OnBuy`: it was not bought), a consumable is used at once
+/// (its `OnUse` rows; it never takes a consumable slot). Playing cards are the game's (its
+/// deck). Rebuilds.
+pub fn take_from_pack(
+    run: &mut RunState,
+    content: &Content,
+    item: &str,
+    stickers: Stickers,
+) -> Result<(), RunError> {
+    let (kind, id) = item.split_once(':').unwrap_or(("", item));
+    if kind == "joker" {
+        if i64::try_from(run.jokers.len()).unwrap_or(i64::MAX) >= run.rule("joker_slots") {
+            return Err(RunError::NoJokerSlot);
+        }
+        let mut joker = content
+            .joker(id)
+            .ok_or_else(|| RunError::NotAvailable(item.to_owned()))?;
+        joker.stick(stickers, perishable_rounds(run));
+        run.jokers.push(joker);
+    } else {
+        if !content.catalog.contains_key(item) {
+            return Err(RunError::NotAvailable(item.to_owned()));
+        }
+        use_owner(run, content, item)?;
+    }
+    rebuild(run, content)?;
+    Ok(())
+}
+
+/// Picks this ante's boss on the `boss` stream: at antes 8, 16, ... among the showdown
+/// bosses, otherwise among the regular bosses allowed at the ante.
 pub fn choose_boss(run: &mut RunState, content: &Content) -> Option<String> {
     let ante = run.ante;
+    let showdown = ante % 8 == 0 && content.of_kind("boss").any(|e| e.showdown);
     let pool: Vec<String> = content
         .of_kind("boss")
-        .filter(|e| e.min_ante.unwrap_or(1) <= ante)
+        .filter(|e| e.showdown == showdown)
+        .filter(|e| showdown || e.min_ante.unwrap_or(1) <= ante)
         .map(|e| format!("boss:{}", e.id))
         .collect();
     let n = u32::try_from(pool.len()).ok().filter(|n| *n > 0)?;

@@ -105,6 +105,7 @@ pub(crate) fn key_cache(content: &Content, run: &RunState) -> KeyCache {
             .iter()
             .map(|j| t.owner_key(&format!("joker:{}", j.id)))
             .collect(),
+        pools: Some(content.pools.clone()),
         built_for: Some((run.jokers.iter().map(|j| j.id.clone()).collect(), t.len())),
     }
 }
@@ -244,6 +245,7 @@ pub fn score_hand(
     }
     // 2. Before.
     fire!(Event::new(Trigger::BeforeScoring).by(seat));
+    run.last_hand = Some(hand);
     if let Some(count) = run.played_counts.get_mut(hand.index()) {
         *count = count.saturating_add(1);
     }

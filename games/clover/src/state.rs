@@ -36,6 +36,7 @@ pub const STREAMS: StreamTable = StreamTable::new(&[
     "round_target",
     "deck_gen",
     "shop_pick",
+    "creation",
 ]);
 
 /// The rule resources, with their defaults (layer 1). Index = position.
@@ -65,6 +66,14 @@ pub const RULES: &[(&str, i64)] = &[
     ("blind_scaling", 1),
     ("interest", 1),
     ("blind_multiplier", 1),
+    ("boss_blind_mult", 2),
+    ("eternal_stickers", 0),
+    ("perishable_stickers", 0),
+    ("rental_stickers", 0),
+    ("rental_fee", 3),
+    ("rental_price", 1),
+    ("perishable_rounds", 5),
+    ("pack_slots", 2),
 ];
 
 /// The index of rule `name` in [`RULES`].
@@ -143,10 +152,87 @@ pub struct Joker {
     /// Whether it copies another joker.
     #[serde(default)]
     pub copies: Copies,
+    /// Eternal sticker: it cannot be sold or destroyed.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub eternal: bool,
+    /// Perishable sticker: the rounds it still works; at 0 it is debuffed (does nothing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub perishable: Option<u32>,
+    /// Rental sticker: bought for `rental_price`, costs `rental_fee` at every round's end.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub rental: bool,
+}
+
+impl Joker {
+    /// Whether it is debuffed (a perishable joker whose rounds ran out): its rows never act.
+    pub fn debuffed(&self) -> bool {
+        self.perishable == Some(0)
+    }
+
+    /// Gives it the stickers polled for it; `rounds` is what a perishable sticker starts at.
+    pub fn stick(&mut self, stickers: Stickers, rounds: u32) {
+        self.eternal = stickers.eternal;
+        self.perishable = stickers.perishable.then_some(rounds);
+        self.rental = stickers.rental;
+    }
+}
+
+/// The stickers polled for a joker offered in the shop or a pack (stakes 4, 7, 8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Stickers {
+    /// Cannot be sold or destroyed.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub eternal: bool,
+    /// Debuffed after `perishable_rounds` rounds.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub perishable: bool,
+    /// Costs `rental_fee` per round; bought for `rental_price`.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub rental: bool,
+}
+
+impl Stickers {
+    /// Whether it has none.
+    pub fn is_none(&self) -> bool {
+        *self == Stickers::default()
+    }
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 fn one() -> u8 {
     1
+}
+
+/// What `CreateCard` chooses from, taken from the content once: the owner refs of each
+/// consumable kind, the jokers by rarity, and the planet of each poker hand (the planet whose
+/// `OnUse` row levels that hand up).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CreationPools {
+    /// `planet:<id>`, in id order.
+    pub planets: Vec<String>,
+    /// `tarot:<id>`, in id order.
+    pub tarots: Vec<String>,
+    /// `spectral:<id>`, in id order.
+    pub spectrals: Vec<String>,
+    /// Joker templates by rarity 1 (common), 2 (uncommon), 3 (rare), in id order.
+    pub jokers: [Vec<Joker>; 3],
+    /// The planet of each hand (`planet:<id>`), lowest hand first.
+    pub planet_of_hand: Vec<Option<String>>,
+}
+
+impl CreationPools {
+    fn consumables(&self, kind: &str) -> Option<&[String]> {
+        match kind {
+            "planet" => Some(&self.planets),
+            "tarot" => Some(&self.tarots),
+            "spectral" => Some(&self.spectrals),
+            _ => None,
+        }
+    }
 }
 
 /// Thing ids: played cards, held cards, joker slots.
@@ -189,6 +275,17 @@ pub struct Scoring {
     pub all_faces: bool,
 }
 
+/// A joker rarity from a roll below 100: 70 common, 25 uncommon, 5 rare.
+pub fn rarity_of_roll(roll: u32) -> u8 {
+    if roll < 70 {
+        1
+    } else if roll < 95 {
+        2
+    } else {
+        3
+    }
+}
+
 /// Owner keys looked up once per table, so listing owners costs no string lookups.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct KeyCache {
@@ -197,6 +294,8 @@ pub(crate) struct KeyCache {
     pub edition: [Option<OwnerKey>; 5],
     pub seal: [Option<OwnerKey>; 5],
     pub jokers: Vec<Option<OwnerKey>>,
+    /// What `CreateCard` chooses from.
+    pub pools: Option<std::sync::Arc<CreationPools>>,
     /// What the cache was built for: the joker ids and the table's row count.
     pub built_for: Option<(Vec<String>, usize)>,
 }
@@ -241,6 +340,12 @@ pub struct RunState {
     pub ledger: EffectLedger,
     /// The named streams.
     pub streams: Streams,
+    /// The poker hand played last (a blue seal creates its planet).
+    #[serde(default)]
+    pub last_hand: Option<HandType>,
+    /// Shops entered so far (the first one always offers a joker pack).
+    #[serde(default)]
+    pub shops: u32,
     /// Statuses (clover has none; the host contract asks for a board).
     pub statuses: StatusBoard,
     /// The hand being scored.
@@ -269,6 +374,8 @@ impl RunState {
             tags: Vec::new(),
             boss: None,
             boss_active: false,
+            last_hand: None,
+            shops: 0,
             rules: RULES.iter().map(|(_, v)| *v).collect(),
             ledger: EffectLedger::new(),
             streams,
@@ -306,6 +413,13 @@ impl RunState {
         let Some(at) = self.effective_slot(slot) else {
             return;
         };
+        // A debuffed joker (a perishable one past its rounds) does nothing, and a copy of one
+        // copies nothing.
+        if self.jokers.get(slot).is_none_or(Joker::debuffed)
+            || self.jokers.get(at).is_none_or(Joker::debuffed)
+        {
+            return;
+        }
         let key = match self.scoring.keys.jokers.get(at) {
             Some(Some(key)) => Some(*key),
             Some(None) => None,
@@ -444,7 +558,10 @@ impl EffectHost for RunState {
                     }
                 }
             }
-            Trigger::OnCardHeld | Trigger::OnHeldRepeat | Trigger::OnRoundEnd
+            Trigger::OnCardHeld
+            | Trigger::OnHeldRepeat
+            | Trigger::OnRoundEnd
+            | Trigger::OnDiscard
                 if matches!(event.target, Some(Target::Thing(_))) =>
             {
                 let Some(Target::Thing(ThingId(n))) = event.target else {
@@ -463,7 +580,7 @@ impl EffectHost for RunState {
                         );
                         self.push_jokers(owners);
                     }
-                    Trigger::OnHeldRepeat => {
+                    Trigger::OnHeldRepeat | Trigger::OnDiscard => {
                         RunState::push_cached(owners, keys.seal[card.seal as usize], anchor);
                         self.push_jokers(owners);
                     }
@@ -795,6 +912,11 @@ impl EffectHost for RunState {
         Ok(Change::int(i64::from(before), i64::from(*level)))
     }
 
+    /// Creates a card when there is room for it, as the genre does: a consumable kind
+    /// (`planet`, `tarot`, `spectral`) into a consumable slot, a `joker` into a joker slot,
+    /// `planetOfHand` — the planet of the poker hand played last — into a consumable slot.
+    /// Without `id` the card is chosen on the `creation` stream (a joker's rarity 70/25/5
+    /// first, owned jokers excluded); without room nothing is created and nothing is drawn.
     fn create_card(
         &mut self,
         _target: Target,
@@ -802,12 +924,71 @@ impl EffectHost for RunState {
         id: Option<&str>,
         _caused: &mut Vec<Event>,
     ) -> Result<Change, HostError> {
-        let before = self.consumables.len() as i64;
-        let room = self.rule("consumable_slots");
-        if before < room {
-            self.consumables
-                .push(format!("{kind}:{}", id.unwrap_or("random")));
+        let pools =
+            self.scoring.keys.pools.clone().ok_or_else(|| {
+                HostError::new("no_pools", "CreateCard outside a run's resolution")
+            })?;
+        let stream =
+            |e: turnstile_core::determinism::StreamError| HostError::new("stream", e.to_string());
+        if kind == "joker" {
+            let before = self.jokers.len() as i64;
+            if before >= self.rule("joker_slots") {
+                return Ok(Change::int(before, before));
+            }
+            let joker = match id {
+                Some(id) => pools
+                    .jokers
+                    .iter()
+                    .flatten()
+                    .find(|j| j.id == id)
+                    .cloned()
+                    .ok_or_else(|| HostError::new("unknown_card", format!("no joker `{id}`")))?,
+                None => {
+                    let rarity =
+                        rarity_of_roll(self.streams.below("creation", 100).map_err(stream)?);
+                    let pool: Vec<&Joker> = pools.jokers[usize::from(rarity - 1)]
+                        .iter()
+                        .filter(|j| !self.jokers.iter().any(|o| o.id == j.id))
+                        .collect();
+                    let n = u32::try_from(pool.len()).unwrap_or(u32::MAX);
+                    if n == 0 {
+                        return Ok(Change::int(before, before));
+                    }
+                    let pick = self.streams.below("creation", n).map_err(stream)? as usize;
+                    pool[pick].clone()
+                }
+            };
+            self.jokers.push(joker);
+            return Ok(Change::int(before, self.jokers.len() as i64));
         }
+        let before = self.consumables.len() as i64;
+        if before >= self.rule("consumable_slots") {
+            return Ok(Change::int(before, before));
+        }
+        let card = match (kind, id) {
+            ("planetOfHand", _) => {
+                let Some(planet) = self
+                    .last_hand
+                    .and_then(|h| pools.planet_of_hand.get(h.index()).cloned().flatten())
+                else {
+                    return Ok(Change::int(before, before));
+                };
+                planet
+            }
+            (kind, Some(id)) => format!("{kind}:{id}"),
+            (kind, None) => {
+                let pool = pools.consumables(kind).ok_or_else(|| {
+                    HostError::new("unknown_kind", format!("cannot create a `{kind}` card"))
+                })?;
+                let n = u32::try_from(pool.len()).unwrap_or(u32::MAX);
+                if n == 0 {
+                    return Ok(Change::int(before, before));
+                }
+                let pick = self.streams.below("creation", n).map_err(stream)? as usize;
+                pool[pick].clone()
+            }
+        };
+        self.consumables.push(card);
         Ok(Change::int(before, self.consumables.len() as i64))
     }
 

@@ -254,7 +254,12 @@ fn buying_and_selling_fire_their_rows() {
     let mut r = fresh(&c);
     r.money = 20;
     run::buy_joker(&mut r, &c, "grand_entrance").unwrap();
-    assert_eq!(r.consumables, vec!["tarot:random".to_owned()]);
+    assert_eq!(r.consumables.len(), 1);
+    assert!(
+        r.consumables[0].starts_with("tarot:") && c.catalog.contains_key(&r.consumables[0]),
+        "a real tarot: {:?}",
+        r.consumables
+    );
     run::buy_joker(&mut r, &c, "parting_gift").unwrap();
     let m = r.money;
     run::sell_joker(&mut r, &c, 1).unwrap();

@@ -1,0 +1,592 @@
+//! The shop beyond single cards: booster packs (weights, sizes, the first shop's joker pack,
+//! contents drawn on `pack` only when opened, picks), stickers of the stakes 4, 7 and 8,
+//! showdown bosses and per-boss blind multipliers, and the cards blue and purple seals create.
+
+mod common;
+
+use common::*;
+use turnstile_clover::cards::{Card, Seal, Suit};
+use turnstile_clover::game::{OpenPack, Phase, ShopOffer};
+use turnstile_clover::run::{self, Blind, PackItem};
+use turnstile_clover::state::Stickers;
+use turnstile_clover::{
+    Clover, CloverAction, CloverConfig, CloverContent, CloverState, Content, RunState,
+};
+use turnstile_core::{Game, MatchSetup};
+
+fn fresh(content: &Content, seed: &str, stake: u8) -> RunState {
+    let mut r = RunState::new(seed, stake, "plain").unwrap();
+    run::start_run(&mut r, content).unwrap();
+    r
+}
+
+fn new_game(seed: &str, stake: u8) -> (CloverContent, CloverState) {
+    let content = CloverContent::shipped().unwrap();
+    let config = CloverConfig {
+        stake,
+        deck: "plain".into(),
+    };
+    let state = Clover::setup(
+        &content,
+        MatchSetup {
+            config: &config,
+            seed,
+            seats: 1,
+        },
+    )
+    .unwrap();
+    (content, state)
+}
+
+/// A game standing in the shop with `money`, offering `packs`.
+fn in_shop(seed: &str, money: i64, packs: &[&str]) -> (CloverContent, CloverState) {
+    let (content, mut s) = new_game(seed, 1);
+    s.phase = Phase::Shop;
+    s.run.money = money;
+    s.packs = packs.iter().map(|p| format!("pack:{p}")).collect();
+    (content, s)
+}
+
+#[test]
+fn the_first_shop_offers_a_joker_pack_and_later_shops_draw_by_weight() {
+    let c = content();
+    let mut r = fresh(&c, "packs", 1);
+    run::enter_shop(&mut r, &c).unwrap();
+    let first = run::roll_packs(&mut r, &c).unwrap();
+    assert_eq!(first.len(), 2);
+    assert_eq!(first[0], "pack:buffoon_normal");
+    // Weighted draw: normal Arcana 4 of 22.42 in weight, mega Spectral 0.07.
+    let mut counts = std::collections::BTreeMap::new();
+    for _ in 0..4000 {
+        run::enter_shop(&mut r, &c).unwrap();
+        for p in run::roll_packs(&mut r, &c).unwrap() {
+            *counts.entry(p).or_insert(0u32) += 1;
+        }
+    }
+    let total: u32 = counts.values().sum();
+    assert_eq!(total, 8000);
+    let arcana = counts["pack:arcana_normal"];
+    // 400 / 2242 of 8000 = 1427.
+    assert!((1250..1600).contains(&arcana), "{counts:?}");
+    let buffoon = counts["pack:buffoon_normal"];
+    assert!((330..530).contains(&buffoon), "{counts:?}"); // 120/2242 → 428
+    assert!(counts.get("pack:spectral_mega").copied().unwrap_or(0) < 60);
+}
+
+#[test]
+fn pack_sizes_costs_and_contents_follow_the_catalog() {
+    let c = content();
+    for (pack, cost, shown, picks) in [
+        ("arcana_normal", 4, 3, 1),
+        ("celestial_jumbo", 6, 5, 1),
+        ("standard_mega", 8, 5, 2),
+        ("buffoon_normal", 4, 2, 1),
+        ("spectral_jumbo", 6, 4, 1),
+    ] {
+        let e = &c.catalog[&format!("pack:{pack}")];
+        assert_eq!((e.cost, e.shown, e.picks), (cost, shown, picks), "{pack}");
+        let mut r = fresh(&c, pack, 1);
+        let items = run::pack_contents(&mut r, &c, &format!("pack:{pack}")).unwrap();
+        assert_eq!(items.len(), usize::from(shown), "{pack}");
+        let holds = e.holds.clone().unwrap();
+        let mut seen = Vec::new();
+        for item in items {
+            match item {
+                PackItem::Owned { item, .. } => {
+                    assert!(item.starts_with(&format!("{holds}:")), "{pack}: {item}");
+                    assert!(!seen.contains(&item), "{pack} shows {item} twice");
+                    seen.push(item);
+                }
+                PackItem::Card { card } => {
+                    assert_eq!(holds, "card");
+                    assert!((2..=14).contains(&card.rank));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn pack_contents_come_from_the_pack_stream_only() {
+    let c = content();
+    let mut a = fresh(&c, "pack-stream", 1);
+    let mut b = fresh(&c, "pack-stream", 1);
+    // Drawing on every other stream changes nothing in a pack.
+    for name in [
+        "shop_slot",
+        "shop_rarity",
+        "shop_pick",
+        "shuffle",
+        "card_proc",
+        "creation",
+        "edition",
+    ] {
+        b.streams.next_u32(name).unwrap();
+    }
+    for pack in ["standard_mega", "arcana_jumbo", "celestial_normal"] {
+        let pack = format!("pack:{pack}");
+        assert_eq!(
+            run::pack_contents(&mut a, &c, &pack).unwrap(),
+            run::pack_contents(&mut b, &c, &pack).unwrap()
+        );
+    }
+    // ... and opening a pack moves no other stream.
+    let mut d = fresh(&c, "pack-stream-2", 1);
+    let mut e = fresh(&c, "pack-stream-2", 1);
+    run::pack_contents(&mut d, &c, "pack:standard_mega").unwrap();
+    for name in [
+        "shop_slot",
+        "shuffle",
+        "card_proc",
+        "creation",
+        "edition",
+        "sticker",
+    ] {
+        assert_eq!(
+            d.streams.next_u32(name).unwrap(),
+            e.streams.next_u32(name).unwrap(),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn standard_pack_cards_are_enhanced_sealed_and_editioned_at_the_genres_rates() {
+    let c = content();
+    let mut r = fresh(&c, "standard-rates", 1);
+    let (mut n, mut enhanced, mut sealed, mut edition) = (0, 0, 0, 0);
+    for _ in 0..2000 {
+        for item in run::pack_contents(&mut r, &c, "pack:standard_jumbo").unwrap() {
+            let PackItem::Card { card } = item else {
+                panic!("a standard pack holds playing cards")
+            };
+            n += 1;
+            enhanced += i32::from(card.enhancement != Default::default());
+            sealed += i32::from(card.seal != Seal::None);
+            edition += i32::from(card.edition != Default::default());
+            assert_ne!(
+                card.edition,
+                turnstile_clover::cards::Edition::Negative,
+                "no negative playing cards"
+            );
+        }
+    }
+    // 40 % enhanced, 20 % sealed, 8 % with an edition (rate 2: 4 + 2.8 + 1.2).
+    assert!((3800..4200).contains(&enhanced), "{enhanced}/{n}");
+    assert!((1800..2200).contains(&sealed), "{sealed}/{n}");
+    assert!((650..950).contains(&edition), "{edition}/{n}");
+}
+
+#[test]
+fn opening_a_pack_is_a_pack_phase_and_picks_do_what_the_pack_holds() {
+    // Celestial: the planet is used at once (its level rises), no consumable slot taken.
+    let (content, mut s) = in_shop("open-celestial", 20, &["celestial_normal"]);
+    let c = content.content();
+    let levels = s.run.levels.clone();
+    s.apply(c, &CloverAction::OpenPack { slot: 0 }).unwrap();
+    assert_eq!(s.phase, Phase::Pack);
+    assert_eq!(s.run.money, 16);
+    assert!(s.packs.is_empty());
+    let Some(OpenPack {
+        items, picks_left, ..
+    }) = s.pack.clone()
+    else {
+        panic!("a pack is open")
+    };
+    assert_eq!((items.len(), picks_left), (3, 1));
+    // Only pack actions (and using consumables) are legal now.
+    assert_eq!(
+        s.clone()
+            .apply(c, &CloverAction::LeaveShop)
+            .unwrap_err()
+            .code,
+        "wrong_phase"
+    );
+    s.apply(c, &CloverAction::PickPack { index: 1 }).unwrap();
+    assert_eq!(s.phase, Phase::Shop, "one pick, then the pack closes");
+    assert!(s.pack.is_none());
+    assert_eq!(s.run.consumables.len(), 0);
+    let raised: usize = s
+        .run
+        .levels
+        .iter()
+        .zip(&levels)
+        .filter(|(a, b)| a > b)
+        .count();
+    assert_eq!(raised, 1, "the picked planet levelled its hand");
+
+    // Standard mega: two picks, each card joins the run's deck; the deck is shuffled from it.
+    let (content, mut s) = in_shop("open-standard", 20, &["standard_mega"]);
+    let c = content.content();
+    s.apply(c, &CloverAction::OpenPack { slot: 0 }).unwrap();
+    let items = s.pack.as_ref().unwrap().items.clone();
+    s.apply(c, &CloverAction::PickPack { index: 0 }).unwrap();
+    assert_eq!(s.phase, Phase::Pack, "a mega pack gives two picks");
+    s.apply(c, &CloverAction::PickPack { index: 0 }).unwrap();
+    assert_eq!(s.phase, Phase::Shop);
+    assert_eq!(s.cards.len(), 54);
+    for item in &items[..2] {
+        let PackItem::Card { card } = item else {
+            panic!()
+        };
+        assert!(s.cards.contains(card));
+    }
+    s.apply(c, &CloverAction::LeaveShop).unwrap();
+    s.apply(c, &CloverAction::SelectBlind).unwrap();
+    assert_eq!(
+        s.deck.len() + s.hand.len(),
+        54,
+        "the blind deals from 54 cards"
+    );
+
+    // Buffoon: the joker takes a slot; without a free slot the pick is refused.
+    let (content, mut s) = in_shop("open-buffoon", 20, &["buffoon_normal"]);
+    let c = content.content();
+    s.apply(c, &CloverAction::OpenPack { slot: 0 }).unwrap();
+    s.apply(c, &CloverAction::PickPack { index: 0 }).unwrap();
+    assert_eq!(s.run.jokers.len(), 1);
+    let (content, mut s) = in_shop("open-buffoon", 20, &["buffoon_normal"]);
+    let c = content.content();
+    for j in ["harlequin", "rose_pin", "iron_pin", "oak_pin", "ruby_pin"] {
+        s.run.jokers.push(c.joker(j).unwrap());
+    }
+    s.apply(c, &CloverAction::OpenPack { slot: 0 }).unwrap();
+    let refused = s
+        .clone()
+        .apply(c, &CloverAction::PickPack { index: 0 })
+        .unwrap_err();
+    assert_eq!(refused.code, "no_joker_slot");
+    s.apply(c, &CloverAction::SkipPack).unwrap();
+    assert_eq!((s.phase, s.run.jokers.len()), (Phase::Shop, 5));
+
+    // Arcana: the tarot acts at once (The Lantern: +$5 when shown and picked).
+    let (content, mut s) = in_shop("open-arcana", 4, &["arcana_normal"]);
+    let c = content.content();
+    s.apply(c, &CloverAction::OpenPack { slot: 0 }).unwrap();
+    assert_eq!(s.run.money, 0);
+    let items = s.pack.as_ref().unwrap().items.clone();
+    if let Some(i) = items
+        .iter()
+        .position(|i| matches!(i, PackItem::Owned { item, .. } if item == "tarot:lantern"))
+    {
+        s.apply(
+            c,
+            &CloverAction::PickPack {
+                index: u8::try_from(i).unwrap(),
+            },
+        )
+        .unwrap();
+        assert_eq!(s.run.money, 5);
+    }
+
+    // Too poor: refused, nothing changed.
+    let (content, s) = in_shop("poor", 3, &["arcana_normal"]);
+    let mut t = s.clone();
+    let refused = t
+        .apply(content.content(), &CloverAction::OpenPack { slot: 0 })
+        .unwrap_err();
+    assert_eq!(refused.code, "not_enough_money");
+}
+
+#[test]
+fn pack_actions_are_enumerated_for_bots_and_servers() {
+    let (content, mut s) = in_shop("enumerate", 20, &["arcana_normal", "buffoon_normal"]);
+    let actions = Clover::enumerate_actions(&content, &s, turnstile_core::Seat(0));
+    assert!(actions.contains(&CloverAction::OpenPack { slot: 1 }));
+    let kinds = Clover::legal_actions(&content, &s, turnstile_core::Seat(0));
+    assert!(kinds.iter().any(|k| k.kind == "openPack"));
+    s.apply(content.content(), &CloverAction::OpenPack { slot: 0 })
+        .unwrap();
+    let actions = Clover::enumerate_actions(&content, &s, turnstile_core::Seat(0));
+    assert!(actions.contains(&CloverAction::PickPack { index: 2 }));
+    assert!(actions.contains(&CloverAction::SkipPack));
+    assert!(!actions.contains(&CloverAction::LeaveShop));
+    // The view shows the open pack, and the shop's packs only as names.
+    let view = serde_json::to_value(Clover::view(
+        &content,
+        &s,
+        turnstile_core::Viewer::Seat(turnstile_core::Seat(0)),
+    ))
+    .unwrap();
+    assert_eq!(view["pack"]["items"].as_array().unwrap().len(), 3);
+    assert_eq!(view["packs"][0], "pack:buffoon_normal");
+}
+
+#[test]
+fn stickers_follow_the_stakes() {
+    let c = content();
+    let count = |stake: u8| {
+        let mut r = fresh(&c, "stickers", stake);
+        let mut n = [0u32; 3];
+        for _ in 0..1000 {
+            let s = run::poll_stickers(&mut r).unwrap();
+            n[0] += u32::from(s.eternal);
+            n[1] += u32::from(s.perishable);
+            n[2] += u32::from(s.rental);
+            assert!(
+                !(s.eternal && s.perishable),
+                "eternal and perishable exclude"
+            );
+        }
+        n
+    };
+    assert_eq!(count(3), [0, 0, 0]);
+    let s4 = count(4);
+    assert!(
+        (240..360).contains(&s4[0]) && s4[1] == 0 && s4[2] == 0,
+        "{s4:?}"
+    );
+    let s7 = count(7);
+    assert!((240..360).contains(&s7[1]), "{s7:?}");
+    let s8 = count(8);
+    assert!((240..360).contains(&s8[2]), "{s8:?}");
+    // Stakes below 4 draw nothing on `sticker`.
+    let mut a = fresh(&c, "no-draw", 3);
+    let b = a.streams.clone();
+    run::poll_stickers(&mut a).unwrap();
+    assert_eq!(a.streams, b);
+}
+
+#[test]
+fn eternal_jokers_cannot_be_sold() {
+    let c = content();
+    let mut r = fresh(&c, "eternal", 4);
+    r.money = 20;
+    let eternal = Stickers {
+        eternal: true,
+        ..Stickers::default()
+    };
+    run::buy_joker_with(&mut r, &c, "harlequin", eternal).unwrap();
+    assert!(r.jokers[0].eternal);
+    let err = run::sell_joker(&mut r, &c, 0).unwrap_err();
+    assert_eq!(err.code(), "eternal");
+    assert_eq!(r.jokers.len(), 1);
+}
+
+#[test]
+fn rental_jokers_cost_one_dollar_and_three_per_round() {
+    let c = content();
+    let mut r = fresh(&c, "rental", 8);
+    r.money = 10;
+    let rental = Stickers {
+        rental: true,
+        ..Stickers::default()
+    };
+    run::buy_joker_with(&mut r, &c, "echo_pair", rental).unwrap();
+    assert_eq!(r.money, 9, "bought for $1 instead of $8");
+    run::start_round(&mut r, &c, Blind::Big).unwrap();
+    r.hands_left = 0;
+    r.money = 0;
+    run::end_round(&mut r, &c, Blind::Big, &[]).unwrap();
+    assert_eq!(r.money, 4 - 3, "$4 reward, $3 rent");
+}
+
+#[test]
+fn perishable_jokers_are_debuffed_after_five_rounds() {
+    let c = content();
+    let mut r = fresh(&c, "perishable", 7);
+    r.money = 10;
+    let perishable = Stickers {
+        perishable: true,
+        ..Stickers::default()
+    };
+    run::buy_joker_with(&mut r, &c, "harlequin", perishable).unwrap();
+    assert_eq!(r.jokers[0].perishable, Some(5));
+    let played = cards("2S");
+    let plus = |r: &mut RunState| {
+        turnstile_clover::score_hand(r, &c, &played, &[], false)
+            .unwrap()
+            .mult
+    };
+    let with = plus(&mut r);
+    for round in 1..=5 {
+        run::start_round(&mut r, &c, Blind::Small).unwrap();
+        assert_eq!(plus(&mut r), with, "works in round {round}");
+        run::end_round(&mut r, &c, Blind::Small, &[]).unwrap();
+    }
+    assert!(r.jokers[0].debuffed());
+    run::start_round(&mut r, &c, Blind::Small).unwrap();
+    assert_eq!(
+        plus(&mut r),
+        turnstile_core::determinism::Fixed::from_int(1),
+        "debuffed: no +4 mult"
+    );
+    // A debuffed joker's rules leave too (a perishable rule joker).
+    let mut r = fresh(&c, "perishable-rule", 7);
+    r.money = 10;
+    run::buy_joker_with(&mut r, &c, "stone_wall", perishable).unwrap();
+    assert_eq!(r.rule("hand_size"), 6);
+    r.jokers[0].perishable = Some(1);
+    run::start_round(&mut r, &c, Blind::Small).unwrap();
+    run::end_round(&mut r, &c, Blind::Small, &[]).unwrap();
+    assert_eq!(r.rule("hand_size"), 8);
+}
+
+#[test]
+fn shop_jokers_carry_their_stickers_into_the_run() {
+    // Gold-like stake 8: over many shops some offers are rentals, bought for $1.
+    let (content, mut s) = new_game("sticker-shop", 8);
+    let c = content.content();
+    let mut found = false;
+    for _ in 0..60 {
+        let offers = run::roll_shop(&mut s.run, c).unwrap();
+        for item in offers.into_iter().filter(|o| o.starts_with("joker:")) {
+            let stickers = run::poll_stickers(&mut s.run).unwrap();
+            if stickers.rental {
+                s.phase = Phase::Shop;
+                s.shop = vec![ShopOffer { item, stickers }];
+                s.run.money = 1;
+                s.apply(c, &CloverAction::Buy { slot: 0 }).unwrap();
+                assert!(s.run.jokers[0].rental);
+                assert_eq!(s.run.money, 0);
+                found = true;
+                break;
+            }
+        }
+        if found {
+            break;
+        }
+    }
+    assert!(found);
+}
+
+#[test]
+fn boss_blind_multipliers_are_data_on_the_boss() {
+    let c = content();
+    for (boss, mult) in [
+        ("rampart", 4),
+        ("needle", 1),
+        ("violet_urn", 6),
+        ("thorn", 2),
+    ] {
+        let mut r = fresh(&c, "boss-mult", 1);
+        r.boss = Some(format!("boss:{boss}"));
+        run::start_round(&mut r, &c, Blind::Boss).unwrap();
+        assert_eq!(r.rule("boss_blind_mult"), mult, "{boss}");
+    }
+    assert_eq!(run::boss_target(2, 1, 4, 1), 3_200);
+    assert_eq!(run::boss_target(2, 1, 1, 1), 800);
+    assert_eq!(run::boss_target(8, 1, 6, 1), 300_000);
+    // The Needle: one hand and x1; through the game.
+    let (content, mut s) = new_game("needle", 1);
+    s.blind = Blind::Boss;
+    s.run.boss = Some("boss:needle".into());
+    s.apply(content.content(), &CloverAction::SelectBlind)
+        .unwrap();
+    assert_eq!((s.target, s.run.hands_left), (300, 1));
+}
+
+#[test]
+fn showdown_bosses_come_at_antes_8_and_16_and_pay_8() {
+    let c = content();
+    for ante in [8, 16] {
+        for seed in ["a", "b", "c", "d", "e"] {
+            let mut r = fresh(&c, seed, 1);
+            r.ante = ante;
+            let boss = run::choose_boss(&mut r, &c).unwrap();
+            assert!(c.catalog[&boss].showdown, "ante {ante}: {boss}");
+        }
+    }
+    for ante in [1, 7, 9] {
+        for seed in ["a", "b", "c", "d", "e"] {
+            let mut r = fresh(&c, seed, 1);
+            r.ante = ante;
+            let boss = run::choose_boss(&mut r, &c).unwrap();
+            assert!(!c.catalog[&boss].showdown, "ante {ante}: {boss}");
+        }
+    }
+    let mut r = fresh(&c, "showdown-pay", 1);
+    r.ante = 8;
+    r.boss = Some("boss:violet_urn".into());
+    run::start_round(&mut r, &c, Blind::Boss).unwrap();
+    r.hands_left = 0;
+    r.money = 0;
+    run::end_round(&mut r, &c, Blind::Boss, &[]).unwrap();
+    assert_eq!(r.money, 8);
+    let mut r = fresh(&c, "regular-pay", 1);
+    r.boss = Some("boss:thorn".into());
+    run::start_round(&mut r, &c, Blind::Boss).unwrap();
+    r.hands_left = 0;
+    r.money = 0;
+    run::end_round(&mut r, &c, Blind::Boss, &[]).unwrap();
+    assert_eq!(r.money, 5);
+}
+
+#[test]
+fn a_blue_seal_held_at_round_end_creates_the_planet_of_the_last_hand() {
+    let c = content();
+    let mut r = fresh(&c, "blue", 1);
+    run::start_round(&mut r, &c, Blind::Small).unwrap();
+    turnstile_clover::score_hand(&mut r, &c, &cards("5S 5H 9C 9D"), &[], false).unwrap();
+    let blue = Card::new(3, Suit::Clubs).sealed(Seal::Blue);
+    run::end_round(&mut r, &c, Blind::Small, &[blue, blue, blue]).unwrap();
+    // Two pair's planet, as often as there is room (2 slots).
+    assert_eq!(
+        r.consumables,
+        vec!["planet:twinmoon".to_owned(), "planet:twinmoon".to_owned()]
+    );
+    // Not held (or no hand played): nothing.
+    let mut r = fresh(&c, "blue-none", 1);
+    run::start_round(&mut r, &c, Blind::Small).unwrap();
+    run::end_round(&mut r, &c, Blind::Small, &[blue]).unwrap();
+    assert!(r.consumables.is_empty());
+}
+
+#[test]
+fn a_purple_seal_discarded_creates_a_real_tarot_when_there_is_room() {
+    let (content, mut s) = new_game("purple", 1);
+    let c = content.content();
+    s.apply(c, &CloverAction::SelectBlind).unwrap();
+    s.hand[0] = s.hand[0].sealed(Seal::Purple);
+    s.hand[1] = s.hand[1].sealed(Seal::Purple);
+    s.hand[2] = s.hand[2].sealed(Seal::Purple);
+    s.apply(c, &CloverAction::Discard { cards: vec![0, 3] })
+        .unwrap();
+    assert_eq!(s.run.consumables.len(), 1);
+    assert!(c.catalog.contains_key(&s.run.consumables[0]));
+    assert!(s.run.consumables[0].starts_with("tarot:"));
+    // Two more purple seals, one slot left: one tarot.
+    let hand_has = |s: &CloverState| {
+        s.hand
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.seal == Seal::Purple)
+            .map(|(i, _)| u8::try_from(i).unwrap())
+            .collect::<Vec<u8>>()
+    };
+    let purple = hand_has(&s);
+    assert_eq!(purple.len(), 2);
+    s.apply(c, &CloverAction::Discard { cards: purple })
+        .unwrap();
+    assert_eq!(s.run.consumables.len(), 2, "room for one more only");
+    assert!(s.run.consumables.iter().all(|o| c.catalog.contains_key(o)));
+}
+
+#[test]
+fn created_jokers_go_to_joker_slots() {
+    let c = content();
+    let mut r = fresh(&c, "created-joker", 1);
+    run::take_tag(&mut r, &c, "buffoon").unwrap();
+    assert_eq!(r.jokers.len(), 1);
+    assert!(r.consumables.is_empty());
+    assert!(c.catalog.contains_key(&format!("joker:{}", r.jokers[0].id)));
+}
+
+#[test]
+fn a_bot_opens_packs_in_its_runs() {
+    use turnstile_clover::bot_action;
+    let (content, mut s) = new_game("bot-packs", 1);
+    let c = content.content();
+    let mut opened = 0;
+    for _ in 0..400 {
+        let Some(action) = bot_action(c, &s) else {
+            break;
+        };
+        if matches!(action, CloverAction::OpenPack { .. }) {
+            opened += 1;
+        }
+        s.apply(c, &action)
+            .unwrap_or_else(|e| panic!("{action:?}: {e:?}"));
+    }
+    assert!(opened > 0, "the bot never opened a pack");
+}
