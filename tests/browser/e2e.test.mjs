@@ -364,16 +364,32 @@ test("Duel: priority-window against a bot — legal cards highlighted, preview o
       target = now; // the server is ahead: wait for the page to catch up
     }
   };
-  let seq = Number(await page.locator(".duel").getAttribute("data-sequence"));
-  await page.locator('[data-action="END_TURN"][aria-disabled="false"]').click();
-  for (let i = 0; i < 30; i++) {
-    seq = await settled(seq); // when the bot holds priority, the next round waits for its command
-    if (await mine.isVisible()) {
-      assert.match(await mine.innerText(), /You hold priority/);
-      await pass.click();
-    } else if (await page.getByTestId("turn-status").filter({ hasText: "Your turn" }).isVisible()) break;
-  }
-  await page.getByTestId("turn-status").filter({ hasText: "Your turn" }).waitFor({ timeout: T });
+  // Ends this seat's turn and answers each window of the bot's turn: with an enabled response
+  // card the first time when `respond` (it goes on top of the stack), else by passing.
+  const botTurn = async (respond) => {
+    let responded = null;
+    let seq = Number(await page.locator(".duel").getAttribute("data-sequence"));
+    await page.locator('[data-action="END_TURN"][aria-disabled="false"]').click();
+    for (let i = 0; i < 30; i++) {
+      seq = await settled(seq); // when the bot holds priority, the next round waits for its command
+      if (await mine.isVisible()) {
+        assert.match(await mine.innerText(), /You hold priority/);
+        const response = page.locator(".duel-hand .duel-card.playable.response");
+        if (respond && !responded && await response.count()) {
+          responded = (await response.first().locator(".name").innerText());
+          await response.first().click();
+          await page.locator('[data-testid="response-window"] ol.stack li:last-child', { hasText: responded }).waitFor({ timeout: T });
+        } else await pass.click();
+      } else if (await page.getByTestId("turn-status").filter({ hasText: "Your turn" }).isVisible()) break;
+    }
+    await page.getByTestId("turn-status").filter({ hasText: "Your turn" }).waitFor({ timeout: T });
+    return responded;
+  };
+  await botTurn(false);
+  // keep this turn's mana for the bot's turn, then answer its play with a response card
+  const responded = await botTurn(true);
+  assert.ok(responded, "a response card was played in the bot's window");
+  await page.locator("ol.log li", { hasText: `You played ${responded}` }).waitFor({ timeout: T });
   await page.setViewportSize({ width: 390, height: 800 });
   await page.screenshot({ path: screenshotPath("duel-phone.png"), fullPage: true });
 
