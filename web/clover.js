@@ -281,7 +281,7 @@ export function mount(root, ctx) {
         h("span", { class: "owner" }, owner), about, " · row ", String(step.row), " · ", step.operation, ": ",
         h("span", { class: "change" }, `${role === "mult" ? "×" : ""}${num(step.before)} → ${role === "mult" ? "×" : ""}${num(step.after)}`),
         step.subject ? h("span", { class: "muted" }, ` (${step.subject})`) : null));
-      list.lastChild.scrollIntoView({ block: "nearest" });
+      list.scrollTop = list.scrollHeight; // follow the newest step inside the list, never the page
       return true;
     };
     const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;

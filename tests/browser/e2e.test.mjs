@@ -3,7 +3,9 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startServer, launchBrowser, newPage, screenshotPath, startCuttableProxy } from "./harness.mjs";
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { startServer, launchBrowser, newPage, screenshotPath, startCuttableProxy, REPO } from "./harness.mjs";
 import { Client } from "../../web/api.js";
 
 let server;
@@ -301,6 +303,40 @@ test("clover: play a hand; the score shown is the resolution's", async () => {
   assert.match(summary, new RegExp(`Scored\\s+${scored.total} of \\d+`));
   await page.getByRole("button", { name: "Step back" }).click();
   await page.getByTestId("replay-summary").filter({ hasText: /Hands played\s*0/ }).waitFor({ timeout: T });
+  await context.close();
+});
+
+// Matches' receipts carry no step list yet (docs/web.md, "What the server does not give the
+// client yet"), so this test hands the page a resolution whose scored hand carries the
+// calculator's receipt for games/clover/examples/flush.json — the same step form — to check
+// the step-by-step display against it.
+test("clover: a score with steps is shown step by step and ends on the receipt's numbers", async () => {
+  const bin = process.env.TURNSTILE_BIN || join(REPO, "target", "debug", "turnstile");
+  const calc = JSON.parse(execFileSync(bin, ["clover", "score", "--json", join(REPO, "games/clover/examples/flush.json")], { encoding: "utf8" }));
+  const { context, page } = await newPage(browser, problems);
+  await page.route("**/resolutions/**", async (route) => {
+    const res = await route.fetch();
+    const body = await res.json();
+    for (const step of body.steps) if (step.event.type === "handScored") Object.assign(step.event, { hand: calc.hand, score: calc });
+    await route.fulfill({ response: res, json: body });
+  });
+  const api = new Client({ base: server.url });
+  const created = await api.createMatch({ game: "clover", seats: [{ kind: "human" }], seed: "browser-clover-steps" });
+  await page.goto(`${server.url}/#/match/${created.matchId}?token=${created.seats[0].token}`);
+  await page.locator('[data-action="selectBlind"][aria-disabled="false"]').click();
+  await page.locator(".hand button.pcard").nth(4).waitFor({ timeout: T });
+  await page.keyboard.press("1");
+  await page.keyboard.press("p");
+  const steps = page.locator("ol.score-steps li");
+  await steps.first().waitFor({ timeout: T }); // the steps come one by one…
+  await page.getByRole("button", { name: "Show all steps" }).click(); // …or all at once
+  await page.getByTestId("hand-score").filter({ hasText: String(calc.score) }).waitFor({ timeout: T });
+  assert.equal(await steps.count(), calc.steps.length);
+  assert.equal(await page.getByTestId("chips").innerText(), String(calc.chips));
+  assert.equal(await page.getByTestId("mult").innerText(), String(calc.mult / 10000));
+  assert.equal(await page.getByTestId("hand-name").innerText(), "Flush");
+  assert.deepEqual(await steps.evaluateAll((li) => li.map((x) => x.dataset.owner)), calc.steps.map((x) => x.owner));
+  await page.screenshot({ path: screenshotPath("clover-steps.png"), fullPage: true });
   await context.close();
 });
 
