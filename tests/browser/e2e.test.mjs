@@ -52,6 +52,10 @@ test("the lobby lists the games with their revisions", async () => {
   assert.ok(text.every((t) => /[0-9a-f]{12}/.test(t)), "each game shows its content revision");
   await page.screenshot({ path: screenshotPath("lobby.png"), fullPage: true });
   await page.setViewportSize({ width: 390, height: 800 });
+  for (const id of ["duel", "clover"]) {
+    await page.locator("#game").selectOption(id); // their options have long texts
+    assert.ok(await fitsWidth(page), `the lobby with ${id}'s options fits 390 px`);
+  }
   await page.screenshot({ path: screenshotPath("lobby-phone.png"), fullPage: true });
   await context.close();
 });
@@ -236,6 +240,11 @@ test("Tic-Tac-Toe blitz: timeouts are shown, then the forfeit", async () => {
   await context.close();
 });
 
+/** Whether the page fits its viewport's width (no sideways scrolling on a phone). */
+async function fitsWidth(page) {
+  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+}
+
 /** The token in a match page's URL (`#/match/<id>?token=…`). */
 function pageToken(page) {
   const hash = new URL(page.url()).hash;
@@ -293,6 +302,7 @@ test("clover: play a hand; the score shown is the resolution's", async () => {
   await page.screenshot({ path: screenshotPath("clover.png"), fullPage: true });
   await page.setViewportSize({ width: 390, height: 800 });
   await page.screenshot({ path: screenshotPath("clover-phone.png"), fullPage: true });
+  assert.ok(await fitsWidth(page), "clover fits 390 px");
 
   // the replay viewer summarizes each step: after the play, one hand with the receipt's score
   await page.setViewportSize({ width: 1100, height: 800 });
@@ -326,6 +336,7 @@ test("clover: a score with steps is shown step by step and ends on the receipt's
   await page.locator('[data-action="selectBlind"][aria-disabled="false"]').click();
   await page.locator(".hand button.pcard").nth(4).waitFor({ timeout: T });
   await page.keyboard.press("1");
+  await page.locator('[data-action="play"][aria-disabled="false"]').waitFor({ timeout: T }); // legal actions loaded
   await page.keyboard.press("p");
   const steps = page.locator("ol.score-steps li");
   await steps.first().waitFor({ timeout: T }); // the steps come one by one…
@@ -428,6 +439,7 @@ test("Duel: priority-window against a bot — legal cards highlighted, preview o
   await page.locator("ol.log li", { hasText: `You played ${responded}` }).waitFor({ timeout: T });
   await page.setViewportSize({ width: 390, height: 800 });
   await page.screenshot({ path: screenshotPath("duel-phone.png"), fullPage: true });
+  assert.ok(await fitsWidth(page), "Duel fits 390 px");
 
   // the replay viewer: health per step from the receipts, the stack while a window was open
   await page.setViewportSize({ width: 1100, height: 800 });
