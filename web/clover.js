@@ -412,10 +412,15 @@ export function mount(root, ctx) {
       button);
   }
 
+  // As in Duel: the preview waits for the pointer or focus to settle and a click cancels it, so
+  // it is never sent after its own command (it would be judged against the next state).
+  let previewTimer = null;
   function withPreview(button, kind) {
-    const show = () => previewPlay(kind);
+    const show = () => { clearTimeout(previewTimer); previewTimer = setTimeout(() => previewPlay(kind), 150); };
     button.addEventListener("mouseenter", show);
     button.addEventListener("focus", show);
+    button.addEventListener("mouseleave", () => clearTimeout(previewTimer));
+    button.addEventListener("click", () => clearTimeout(previewTimer));
     return button;
   }
 
@@ -495,6 +500,6 @@ export function mount(root, ctx) {
         if (ev.type === "runLost") say("The blind was not beaten: the run is over.", "warning");
       }
     },
-    destroy() { if (animation) animation.stop(); document.removeEventListener("keydown", onKey); },
+    destroy() { clearTimeout(previewTimer); if (animation) animation.stop(); document.removeEventListener("keydown", onKey); },
   };
 }

@@ -362,6 +362,6 @@ export function mount(root, ctx) {
       const end = (r.events || []).find((e) => e.kind === "matchEnded");
       if (end) say(resultText(end.result));
     },
-    destroy() {},
+    destroy() { clearTimeout(previewTimer); },
   };
 }
