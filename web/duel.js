@@ -4,9 +4,10 @@
 // cards and the End turn / Pass buttons are enabled from it, the rest are shown but inert.
 // Hovering or focusing an action asks the server for a preview and shows what would change.
 //
-// The game has no unit combat (docs/duel.md, "Units without combat"): units are permanents
-// whose rows act at turn boundaries, so the board shows each unit's card and text, and there is
-// no attack action to offer.
+// Units have no attack action: whatever they do happens at turn boundaries (their rows, and
+// combat at the end of their controller's activation where the content gives them an attack),
+// so the board shows each unit's card, its attack and the health it has left when the content
+// and the view carry them, and the log tells who struck whom.
 
 import { h, say, legalAction, legalAllows } from "./util.js";
 
@@ -161,6 +162,10 @@ export function mount(root, ctx) {
       num("handCount", "cards in hand"); num("deckCount", "cards in deck"); num("fatigue", "fatigue");
       const added = (x, y) => y.filter((c) => !x.some((d) => d.thing === c.thing)).map((c) => cardName(c.cardId));
       for (const n of added(sa.board, sb.board)) out.push(`${w}: ${n} enters the board`);
+      for (const u of sb.board) {
+        const was = sa.board.find((x) => x.thing === u.thing);
+        if (was && was.health != null && was.health !== u.health) out.push(`${w}: ${cardName(u.cardId)} health ${was.health} → ${u.health}`);
+      }
       for (const n of added(sb.board, sa.board)) out.push(`${w}: ${n} leaves the board`);
       for (const n of added(sa.discard, sb.discard)) out.push(`${w}: ${n} to the discard pile`);
     });
@@ -208,6 +213,8 @@ export function mount(root, ctx) {
       case "activationStarted": return `Turn ${e.turn} (round ${e.round}): ${whose(e.seat).toLowerCase()} turn`;
       case "activationEnded": return `${whose(e.seat)} turn ended`;
       case "resigned": return `${who(e.seat)} resigned`;
+      case "unitAttacked": return `${whose(e.seat)} ${cardName(e.card)} struck ${e.defender != null ? unitName(e.defender) : who(1 - e.seat).toLowerCase()} for ${e.damage}`;
+      case "unitDied": return `${whose(e.seat)} ${cardName(e.card)} died`;
       case "matchEnded": return resultText(e.result);
       case "effects": return (e.steps || []).map((s) => {
         const [kind, id] = String(s.owner).split(":");
@@ -234,20 +241,40 @@ export function mount(root, ctx) {
 
   // ---- drawing ----
 
-  function cardFace(c, extra = {}) {
+  /** A unit's attack and health: the card's, and on the board the health it has left. */
+  function statsOf(c) {
+    const info = cards[c.cardId] || {};
+    if (info.attack == null && info.health == null && c.health == null) return null;
+    const max = info.health ?? null;
+    const left = c.health ?? max;
+    return { attack: info.attack ?? 0, health: left, max, text: `attack ${info.attack ?? 0}, health ${left ?? "?"}${max != null && left !== max ? ` of ${max}` : ""}` };
+  }
+  function cardFace(c) {
     const info = cards[c.cardId] || {};
     const tags = String(info.tags || "").split(/\s+/).filter(Boolean);
+    const st = statsOf(c);
     return [
       h("span", { class: "cost", "aria-hidden": "true" }, info.cost ?? "?"),
       h("span", { class: "name" }, info.name || c.cardId),
       h("span", { class: "kind muted" }, [info.kind, ...tags.filter((t) => t !== String(info.kind || "").toLowerCase())].filter(Boolean).join(" · ")),
       h("span", { class: "text" }, info.text || ""),
-      extra.note ? h("span", { class: "note" }, extra.note) : null,
+      st ? h("span", { class: "unit-stats", "aria-hidden": "true" },
+        h("span", { class: "atk", title: "attack" }, `⚔ ${st.attack}`),
+        h("span", { class: `hp${st.max != null && st.health < st.max ? " hurt" : ""}`, title: "health" }, `♥ ${st.health ?? "?"}${st.max != null && st.health !== st.max ? `/${st.max}` : ""}`)) : null,
     ];
   }
   function cardLabel(c) {
     const info = cards[c.cardId] || {};
-    return `${info.name || c.cardId}, ${info.kind || "card"}, cost ${info.cost ?? "?"}${info.tags ? `, ${info.tags}` : ""}: ${info.text || ""}`;
+    const st = statsOf(c);
+    return `${info.name || c.cardId}, ${info.kind || "card"}, cost ${info.cost ?? "?"}${info.tags ? `, ${info.tags}` : ""}${st ? `, ${st.text}` : ""}: ${info.text || ""}`;
+  }
+  /** A unit on either board by its thing id, for the log. */
+  function unitName(thing) {
+    for (const [i, s] of snap.view.seats.entries()) {
+      const u = s.board.find((x) => x.thing === thing);
+      if (u) return `${whose(i).toLowerCase()} ${cardName(u.cardId)}`;
+    }
+    return `unit #${thing}`;
   }
 
   function seatPanel(el, i) {
