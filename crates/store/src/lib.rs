@@ -263,8 +263,40 @@ pub fn is_postgres_url(target: &str) -> bool {
     target.starts_with("postgres://") || target.starts_with("postgresql://")
 }
 
+/// Takes Turnstile's own `schema=NAME` parameter out of a PostgreSQL URL's query (the driver
+/// would refuse it as unknown): several deployments can then share one database, each in its
+/// own schema with its own commit channel. Given twice or empty, the URL is `invalid`.
+pub fn split_schema(url: &str) -> StoreResult<(String, Option<String>)> {
+    let Some((base, query)) = url.split_once('?') else {
+        return Ok((url.to_owned(), None));
+    };
+    let mut schema = None;
+    let mut rest = Vec::new();
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        match pair.split_once('=') {
+            Some(("schema", value)) => {
+                if value.is_empty() || schema.is_some() {
+                    return Err(StoreError::Invalid(format!(
+                        "the database URL's schema parameter must be given once, not empty \
+                         (got {pair:?})"
+                    )));
+                }
+                schema = Some(value.to_owned());
+            }
+            _ => rest.push(pair),
+        }
+    }
+    let url = if rest.is_empty() {
+        base.to_owned()
+    } else {
+        format!("{base}?{}", rest.join("&"))
+    };
+    Ok((url, schema))
+}
+
 /// Opens the store `target` names — a `postgres://`/`postgresql://` URL or a SQLite file path
-/// (created if missing; its parent directory must exist) — and runs pending migrations.
+/// (created if missing; its parent directory must exist) — and runs pending migrations. A
+/// PostgreSQL URL may carry `?schema=NAME` ([`split_schema`]) to use that schema.
 ///
 /// Must be called inside a tokio runtime. Errors: `unavailable` if the database cannot be
 /// reached or the file cannot be opened (the message says why), `migration` if the schema
@@ -274,11 +306,13 @@ pub async fn open(target: &str) -> StoreResult<Arc<dyn Store>> {
 }
 
 /// [`open`] with options.
-pub async fn open_with(target: &str, options: OpenOptions) -> StoreResult<Arc<dyn Store>> {
+pub async fn open_with(target: &str, mut options: OpenOptions) -> StoreResult<Arc<dyn Store>> {
     if is_postgres_url(target) {
-        Ok(Arc::new(
-            PostgresStore::open(target, options.postgres).await?,
-        ))
+        let (url, schema) = split_schema(target)?;
+        if let Some(schema) = schema {
+            options.postgres.schema = Some(schema);
+        }
+        Ok(Arc::new(PostgresStore::open(&url, options.postgres).await?))
     } else {
         Ok(Arc::new(
             SqliteStore::open(std::path::Path::new(target), options.sqlite).await?,

@@ -212,7 +212,7 @@ async fn listen_loop(
     }
 }
 
-async fn migrate(pool: &Pool) -> StoreResult<()> {
+async fn migrate(pool: &Pool, schema: Option<&str>) -> StoreResult<()> {
     let mig = |e: tokio_postgres::Error| match pg_err(e) {
         StoreError::Backend(m) => StoreError::Migration(m),
         other => other,
@@ -222,6 +222,13 @@ async fn migrate(pool: &Pool) -> StoreResult<()> {
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
         .await
         .map_err(mig)?;
+    // A schema named by the operator is created on first use, like the tables in it (the name
+    // was checked to be letters, digits and underscores).
+    if let Some(schema) = schema {
+        tx.batch_execute(&format!("CREATE SCHEMA IF NOT EXISTS {schema}"))
+            .await
+            .map_err(mig)?;
+    }
     tx.batch_execute(
         "CREATE TABLE IF NOT EXISTS turnstile_schema_version (
              version    bigint      NOT NULL PRIMARY KEY,
@@ -302,7 +309,7 @@ impl PostgresStore {
             .recycle_timeout(Some(options.connect_timeout))
             .build()
             .map_err(|e| StoreError::Invalid(format!("connection pool: {e}")))?;
-        migrate(&pool).await?;
+        migrate(&pool, options.schema.as_deref()).await?;
 
         let (notify, _) = broadcast::channel(options.notification_capacity.max(16));
         let (ready_tx, ready_rx) = oneshot::channel();

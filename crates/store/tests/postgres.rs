@@ -309,3 +309,71 @@ async fn an_outage_is_unavailable_and_the_store_recovers() {
     assert_eq!(next_commit(&mut rx, "m").await.sequence, 3);
     proxied.append("m", &record(4, "c4")).await.unwrap();
 }
+
+#[test]
+fn the_schema_parameter_is_taken_out_of_the_url() {
+    let split = |u: &str| split_schema(u).map_err(|e| e.code());
+    assert_eq!(
+        split("postgres://u@h/db?schema=game_a&sslmode=disable"),
+        Ok((
+            "postgres://u@h/db?sslmode=disable".to_owned(),
+            Some("game_a".to_owned())
+        ))
+    );
+    assert_eq!(
+        split("postgres://u@h/db?schema=b"),
+        Ok(("postgres://u@h/db".to_owned(), Some("b".to_owned())))
+    );
+    assert_eq!(
+        split("postgres://u@h/db"),
+        Ok(("postgres://u@h/db".to_owned(), None))
+    );
+    assert_eq!(split("postgres://u@h/db?schema="), Err("invalid"));
+    assert_eq!(split("postgres://u@h/db?schema=a&schema=b"), Err("invalid"));
+}
+
+/// `?schema=NAME` in the URL (what `turnstile serve --database` takes) puts every table in that
+/// schema, created on first use; a bad name is `invalid` before anything is touched.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_schema_named_in_the_url_is_created_and_used() {
+    let Some(existing) = PgSchema::new().await else {
+        return;
+    };
+    // A fresh name beside the test's own schema, dropped with it below.
+    let fresh = format!("{}_url", existing.schema);
+    let store = open(&format!("{}?schema={fresh}", existing.url))
+        .await
+        .unwrap();
+    seed_match(&*store, "m").await;
+    store.append("m", &record(1, "c1")).await.unwrap();
+    let (client, conn) = tokio_postgres::connect(&existing.url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    let driver = tokio::spawn(conn);
+    let tables: i64 = client
+        .query_one(
+            "SELECT count(*) FROM information_schema.tables WHERE table_schema = $1",
+            &[&fresh],
+        )
+        .await
+        .unwrap()
+        .get(0);
+    let rows: i64 = client
+        .query_one(&format!("SELECT count(*) FROM {fresh}.command_log"), &[])
+        .await
+        .map(|r| r.get(0))
+        .unwrap_or(-1);
+    client
+        .batch_execute(&format!("DROP SCHEMA IF EXISTS {fresh} CASCADE"))
+        .await
+        .unwrap();
+    drop(client);
+    let _ = driver.await;
+    assert!(tables >= 5, "the tables live in {fresh}: {tables}");
+    assert_eq!(rows, 1, "the command went into {fresh}.command_log");
+    let err = match open(&format!("{}?schema=no-dashes", existing.url)).await {
+        Ok(_) => panic!("accepted a bad schema name"),
+        Err(e) => e,
+    };
+    assert_eq!(err.code(), "invalid", "{err}");
+}
