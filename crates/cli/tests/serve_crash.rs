@@ -115,6 +115,23 @@ async fn drive(
     }
 }
 
+/// Creates a match; returns its id and the first seat's token.
+async fn create(client: &reqwest::Client, base: &str, body: Value) -> (String, String) {
+    let created: Value = client
+        .post(format!("{base}/api/v1/matches"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    (
+        created["matchId"].as_str().unwrap().to_owned(),
+        created["seats"][0]["token"].as_str().unwrap().to_owned(),
+    )
+}
+
 async fn all_receipts(client: &reqwest::Client, base: &str, id: &str, token: &str) -> Vec<Value> {
     let mut receipts = Vec::new();
     let mut after = 0;
@@ -155,19 +172,9 @@ fn a_killed_server_loses_no_acknowledged_command_and_applies_none_twice() {
     let matches: Vec<(String, String)> = runtime.block_on(async {
         let mut matches = Vec::new();
         for _ in 0..6 {
-            let created: Value = client
-                .post(format!("{base}/api/v1/matches"))
-                .json(&json!({"game": "sokoban", "config": {"collection": "microban", "level": 1}, "seats": [{"kind": "human"}]}))
-                .send()
-                .await
-                .unwrap()
-                .json()
-                .await
-                .unwrap();
-            matches.push((
-                created["matchId"].as_str().unwrap().to_owned(),
-                created["seats"][0]["token"].as_str().unwrap().to_owned(),
-            ));
+            let body = json!({"game": "sokoban", "config": {"collection": "microban", "level": 1},
+                              "seats": [{"kind": "human"}]});
+            matches.push(create(&client, &base, body).await);
         }
         matches
     });
@@ -327,24 +334,12 @@ fn a_restart_after_kill_9_resumes_the_turn_clock_without_the_outage() {
     let mut server = serve(&db);
     let base = server.base.clone();
     // Blitz: 30 ticks a turn; 10 ticks a second, so 3 s.
-    let (id, token) = runtime.block_on(async {
-        let created: Value = client
-            .post(format!("{base}/api/v1/matches"))
-            .json(
-                &json!({"game": "tictactoe", "config": {"turnConfig": "blitz"}, "tickRate": 10,
-                          "seats": [{"kind": "human"}, {"kind": "human"}]}),
-            )
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        (
-            created["matchId"].as_str().unwrap().to_owned(),
-            created["seats"][0]["token"].as_str().unwrap().to_owned(),
-        )
-    });
+    let (id, token) = runtime.block_on(create(
+        &client,
+        &base,
+        json!({"game": "tictactoe", "config": {"turnConfig": "blitz"}, "tickRate": 10,
+               "seats": [{"kind": "human"}, {"kind": "human"}]}),
+    ));
     std::thread::sleep(Duration::from_millis(500));
     server.child.kill().unwrap(); // SIGKILL: the lease is left behind, not released
     server.child.wait().unwrap();
