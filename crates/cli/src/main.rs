@@ -5,6 +5,7 @@
 
 mod bench;
 mod clover_cmd;
+mod clover_play;
 mod content_cmd;
 mod content_schemas;
 mod duel_play;
@@ -38,10 +39,10 @@ enum Command {
         #[command(subcommand)]
         command: CloverCommand,
     },
-    /// Play a two-seat game in the terminal: connect4 or tictactoe. Seats are numbered from 0;
-    /// each `--seat N=human|bot:random|bot:strong` (default human).
+    /// Play a game in the terminal: connect4, tictactoe, duel or clover. Seats are numbered
+    /// from 0; each `--seat N=human|bot:random|bot:strong` (default human; clover: `0=bot`).
     Play {
-        /// connect4 or tictactoe.
+        /// connect4, tictactoe, duel or clover.
         game: String,
         /// Who sits where, e.g. `--seat 1=bot:strong`.
         #[arg(long = "seat")]
@@ -55,6 +56,9 @@ enum Command {
         /// Duel's phase preset: classic-style, hearthstone-style or priority-window.
         #[arg(long)]
         preset: Option<String>,
+        /// clover: write the run's replay file here when it ends or you quit.
+        #[arg(long)]
+        replay: Option<PathBuf>,
     },
     /// Sokoban level collections: play, check, verify.
     Sokoban {
@@ -242,7 +246,12 @@ fn main() -> ExitCode {
             seed,
             turn_config,
             preset,
-        } => play::play(&game, &seats, seed, turn_config, preset),
+            replay,
+        } => match game.as_str() {
+            "clover" => clover_play::run(&seats, seed, replay.as_deref()),
+            _ if replay.is_some() => exit::Outcome::usage("--replay is for clover"),
+            _ => play::play(&game, &seats, seed, turn_config, preset),
+        },
         Command::Sokoban { command } => match command {
             SokobanCommand::Play {
                 file,
