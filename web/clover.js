@@ -386,7 +386,7 @@ export function mount(root, ctx) {
         h("div", { class: "shop pack-items", role: "list", "aria-label": "The pack's cards" }, p.items.map((it, i) => {
           const pick = actionButton("Take", "pickPack", { type: "pickPack", index: i });
           if (it.card) return h("div", { class: "offer kind-card", role: "listitem", "data-slot": i }, h("span", { class: "kind muted" }, "playing card"), playingCard(it.card, i), h("span", {}, cardText(it.card)), pick);
-          return offerCard(it.item, stickerText(it), null, pick, i);
+          return offerCard(it.item, stickerText(it), null, pick, i, false);
         })),
         h("div", { class: "row" }, actionButton("Skip the rest", "skipPack", { type: "skipPack" })));
     } else parts.push(h("p", {}, `Phase: ${v.phase}`));
@@ -399,8 +399,8 @@ export function mount(root, ctx) {
     return e && e.cost != null ? ` for $${e.cost}` : "";
   }
 
-  /** An offer by its catalog entry; a kind this page does not know shows its name and id alike. */
-  function offerCard(ref, stickers, money, button, i) {
+  /** An offer by its catalog entry; a kind this page does not know shows its name and id alike. A pack's cards are free: no price. */
+  function offerCard(ref, stickers, money, button, i, priced = true) {
     const e = entry(ref);
     const [kind] = String(ref).split(":");
     return h("div", { class: `offer kind-${kind}`, role: "listitem", "data-slot": i },
@@ -408,7 +408,7 @@ export function mount(root, ctx) {
       h("strong", {}, nameOf(ref)),
       h("span", { class: "text" }, e ? e.text : ""),
       stickers.map((t) => h("span", { class: "sticker" }, t)),
-      h("span", { class: `cost${money != null && e && e.cost > money ? " short" : ""}` }, e && e.cost != null ? `$${e.cost}` : ""),
+      priced ? h("span", { class: `cost${money != null && e && e.cost > money ? " short" : ""}` }, e && e.cost != null ? `$${e.cost}` : "") : null,
       button);
   }
 

@@ -316,6 +316,62 @@ test("clover: play a hand; the score shown is the resolution's", async () => {
   await context.close();
 });
 
+// Reaching a shop takes a beaten blind: the test plays, through the API, the best-scoring
+// selection of each hand (found with previews) on a few seeds until one beats the small blind.
+async function cloverInShop() {
+  const api = new Client({ base: server.url });
+  for (let n = 0; n < 6; n++) {
+    const created = await api.createMatch({ game: "clover", seats: [{ kind: "human" }], seed: `browser-shop-${n}` });
+    const me = api.withToken(created.seats[0].token);
+    const id = created.matchId;
+    let seq = (await me.command(id, { action: { type: "selectBlind" }, expectedSequence: 0 })).sequence;
+    for (;;) {
+      const { view } = await me.snapshot(id);
+      if (view.phase !== "playing") break;
+      let best = null;
+      for (let mask = 1; mask < 1 << view.hand.length; mask++) {
+        const cards = view.hand.map((_, i) => i).filter((i) => mask & (1 << i));
+        if (cards.length > 5) continue;
+        const e = (await me.preview(id, { type: "play", cards })).events.find((x) => x.type === "handScored");
+        if (!best || e.score > best.score) best = { score: e.score, cards };
+      }
+      seq = (await me.command(id, { action: { type: "play", cards: best.cards }, expectedSequence: seq })).sequence;
+    }
+    const { view } = await me.snapshot(id);
+    if (view.phase === "shop") return { matchId: id, token: created.seats[0].token, me, view };
+  }
+  throw new Error("no seed beat the small blind");
+}
+
+test("clover: the shop — buy, sell, leave — from the page's buttons", async () => {
+  const shop = await cloverInShop();
+  const { context, page } = await newPage(browser, problems);
+  await page.goto(`${server.url}/#/match/${shop.matchId}?token=${shop.token}`);
+  const offers = page.locator('[aria-label="Offers"] .offer');
+  await offers.first().waitFor({ timeout: T });
+  assert.equal(await offers.count(), shop.view.shop.length);
+  await page.locator('[data-action="leaveShop"][aria-disabled="false"]').waitFor({ timeout: T });
+  const money = () => page.getByTestId("money").innerText();
+  assert.equal(await money(), `$${shop.view.money}`);
+  // buy the first joker the money covers (its price is not marked short), then sell it
+  const joker = page.locator('[aria-label="Offers"] .offer.kind-joker', { has: page.locator(".cost:not(.short)") }).first();
+  assert.ok(await joker.count(), "the shop of the seed found offers a joker the money covers");
+  const name = await joker.locator("strong").innerText();
+  await joker.getByRole("button", { name: /^Buy/ }).click();
+  await page.locator(".jokers .joker", { hasText: name }).waitFor({ timeout: T });
+  const afterBuy = await money();
+  assert.notEqual(afterBuy, `$${shop.view.money}`);
+  assert.equal(await offers.count(), shop.view.shop.length - 1, "the bought offer leaves the shop");
+  await page.getByRole("button", { name: `Sell ${name}` }).click();
+  await page.locator(".jokers .joker", { hasText: name }).waitFor({ state: "detached", timeout: T });
+  assert.notEqual(await money(), afterBuy, "selling pays");
+  await page.screenshot({ path: screenshotPath("clover-shop.png"), fullPage: true });
+  await page.locator('[data-action="leaveShop"][aria-disabled="false"]').click();
+  await page.locator('[data-action="selectBlind"][aria-disabled="false"]').waitFor({ timeout: T });
+  assert.match(await page.getByTestId("blind").innerText(), /Big blind/);
+  await context.close();
+});
+
 // Matches' receipts carry no step list yet (docs/web.md, "What the server does not give the
 // client yet"), so this test hands the page a resolution whose scored hand carries the
 // calculator's receipt for games/clover/examples/flush.json — the same step form — to check
