@@ -20,7 +20,11 @@ fn content_loads_and_reports() {
     assert!(report.counts["tag"] >= 8);
     assert!(report.counts["voucher"] >= 8);
     assert!(report.counts["deck"] >= 4);
+    assert_eq!(report.counts["stake"], 8);
+    assert_eq!(report.counts["pack"], 15);
+    assert!(c.of_kind("boss").filter(|b| b.showdown).count() >= 3);
     assert!(report.custom_rows <= 3, "{}", report.custom_rows);
+    println!("{:?} custom {}", report.counts, report.custom_rows);
 }
 
 #[test]
