@@ -590,3 +590,25 @@ fn a_bot_opens_packs_in_its_runs() {
     }
     assert!(opened > 0, "the bot never opened a pack");
 }
+
+#[test]
+fn bot_runs_at_every_new_stake_stay_legal_and_deterministic() {
+    use turnstile_clover::bot_action;
+    for stake in [4, 7, 8] {
+        let play = || {
+            let (content, mut s) = new_game("stake-run", stake);
+            let c = content.content();
+            for _ in 0..400 {
+                let Some(action) = bot_action(c, &s) else {
+                    break;
+                };
+                s.apply(c, &action)
+                    .unwrap_or_else(|e| panic!("stake {stake}: {action:?}: {e:?}"));
+            }
+            s
+        };
+        let a = play();
+        assert_eq!(a, play(), "stake {stake}");
+        assert!(a.steps >= 5, "stake {stake}: {} commands", a.steps);
+    }
+}
