@@ -26,6 +26,7 @@ pub fn sokoban_source() -> turnstile_core::BundleSource {
 }
 
 /// The games, registered as a binary would (plus Vault, the hidden-information test game).
+/// Duel's and clover's bots are left out: the tests play both seats themselves.
 pub fn registry() -> GameRegistry {
     let mut registry = GameRegistry::new();
     registry
@@ -73,6 +74,15 @@ pub fn registry() -> GameRegistry {
             },
         )
         .with_resign(|_| TicTacToeAction::Resign);
+    registry
+        .register::<turnstile_duel::Duel>()
+        .with_content(turnstile_duel::content::bundled_source())
+        .with_default_config(turnstile_duel::DuelConfig::default())
+        .with_resign(|_| turnstile_duel::DuelAction::Resign);
+    registry
+        .register::<turnstile_clover::Clover>()
+        .with_content(turnstile_clover::CloverContent::shipped_source())
+        .with_default_config(turnstile_clover::CloverConfig::default());
     registry
         .register::<vault::Vault>()
         .with_content(vault::source())

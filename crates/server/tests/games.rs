@@ -1,0 +1,251 @@
+//! The hidden-information games over the real API, on both backends: Duel under each of its
+//! three phase presets, played through `legal-actions` by both seats, with every response a seat
+//! or a spectator can get scanned for the other seat's hand; clover's deck order, upcoming
+//! draws and chance outcomes kept from its player, and its score steps in the resolution.
+
+mod common;
+
+use common::{read_events, Db, TestServer};
+use serde_json::{json, Value};
+use std::collections::BTreeSet;
+
+/// Every response one viewer collected, with what it must never hold.
+struct Seen {
+    /// The seat whose hand must stay hidden (`None`: both, for a spectator).
+    hidden_seat: Option<u64>,
+    responses: Vec<Value>,
+}
+
+/// Walks `v`: no draw of a hidden seat names its card, no view shows a hidden seat's hand, and
+/// no card instance (`thing`) of `hidden_things` appears anywhere.
+fn assert_hides(v: &Value, hidden_seat: Option<u64>, hidden_things: &BTreeSet<u64>, path: &str) {
+    let hidden = |seat: Option<u64>| match (hidden_seat, seat) {
+        (None, Some(_)) => true,
+        (Some(h), Some(s)) => h == s,
+        _ => false,
+    };
+    match v {
+        Value::Object(map) => {
+            if map.get("kind").and_then(Value::as_str) == Some("cardDrawn")
+                && hidden(map.get("seat").and_then(Value::as_u64))
+            {
+                assert!(
+                    map.get("card").is_none_or(Value::is_null),
+                    "{path}: a hidden seat's draw names its card: {v}"
+                );
+            }
+            if let Some(thing) = map.get("thing").and_then(Value::as_u64) {
+                assert!(
+                    !hidden_things.contains(&thing),
+                    "{path}: card instance {thing} of a hidden hand: {v}"
+                );
+            }
+            if let Some(seats) = map.get("seats").and_then(Value::as_array) {
+                for (i, s) in seats.iter().enumerate() {
+                    if s.get("handCount").is_some() && hidden(Some(i as u64)) {
+                        assert!(
+                            s["hand"].is_null(),
+                            "{path}: the view shows seat {i}'s hand: {s}"
+                        );
+                    }
+                }
+            }
+            for (k, x) in map {
+                assert_hides(x, hidden_seat, hidden_things, &format!("{path}/{k}"));
+            }
+        }
+        Value::Array(items) => {
+            for (i, x) in items.iter().enumerate() {
+                assert_hides(x, hidden_seat, hidden_things, &format!("{path}/{i}"));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Whether `v` holds, anywhere, a draw of `seat` that names its card.
+fn names_a_draw_of(v: &Value, seat: u64) -> bool {
+    match v {
+        Value::Object(map) => {
+            (map.get("kind").and_then(Value::as_str) == Some("cardDrawn")
+                && map.get("seat").and_then(Value::as_u64) == Some(seat)
+                && map.get("card").is_some_and(Value::is_string))
+                || map.values().any(|x| names_a_draw_of(x, seat))
+        }
+        Value::Array(items) => items.iter().any(|x| names_a_draw_of(x, seat)),
+        _ => false,
+    }
+}
+
+/// The instance ids of the cards in `seat`'s hand, read with that seat's own token.
+async fn hand_things(s: &TestServer, id: &str, token: &str, seat: usize) -> BTreeSet<u64> {
+    let (status, snap) = s.get(&format!("/api/v1/matches/{id}"), Some(token)).await;
+    assert_eq!(status, 200, "{snap}");
+    snap["view"]["seats"][seat]["hand"]
+        .as_array()
+        .unwrap_or_else(|| panic!("seat {seat} sees its own hand: {snap}"))
+        .iter()
+        .map(|c| c["thing"].as_u64().unwrap())
+        .collect()
+}
+
+/// A concrete action from a legal kind: the first value of each parameter's range.
+fn concrete(kind: &Value) -> Value {
+    let mut action = json!({ "type": kind["kind"] });
+    for p in kind["params"].as_array().into_iter().flatten() {
+        let first = &p["range"]["values"][0];
+        let value = first
+            .as_str()
+            .and_then(|s| s.parse::<u64>().ok())
+            .map_or(first.clone(), Value::from);
+        action[p["name"].as_str().unwrap()] = value;
+    }
+    action
+}
+
+/// Plays a Duel match under `preset` for up to `commands` commands, both seats choosing from
+/// their legal actions (playing a card when they can, two times in three, else passing or
+/// ending the activation); returns the match id, the seat tokens, the spectator token and the
+/// command ids accepted.
+async fn play_duel(
+    s: &TestServer,
+    preset: &str,
+    commands: usize,
+    seen: &mut [Seen; 2],
+) -> (String, [String; 2], String, Vec<String>) {
+    let (id, tokens, spectator) = s
+        .create(json!({"game": "duel", "config": {"phaseSequence": preset},
+                       "seats": [{"kind": "human"}, {"kind": "human"}]}))
+        .await;
+    let tokens = [tokens[0].clone().unwrap(), tokens[1].clone().unwrap()];
+    let m = |p: &str| format!("/api/v1/matches/{id}{p}");
+    let mut accepted = Vec::new();
+    for i in 0..commands {
+        let (_, snap) = s.get(&m(""), Some(&tokens[0])).await;
+        assert_eq!(snap["view"]["sequenceId"], preset, "{snap}");
+        if snap["status"] != "active" {
+            break;
+        }
+        seen[0].responses.push(snap.clone());
+        let actor = snap["view"]["priority"].as_u64().unwrap() as usize;
+        let token = &tokens[actor];
+        let (status, legal) = s.get(&m("/legal-actions"), Some(token)).await;
+        assert_eq!(status, 200, "{legal}");
+        let kinds = legal["actions"].as_array().unwrap().clone();
+        let named = |k: &str| kinds.iter().find(|a| a["kind"] == k);
+        let kind = named("PLAY_CARD")
+            .filter(|_| i % 3 != 2)
+            .or_else(|| named("PASS_PRIORITY"))
+            .or_else(|| named("END_TURN"))
+            .unwrap_or_else(|| panic!("seat {actor} can do nothing: {legal}"));
+        let action = concrete(kind);
+        let (status, preview) = s
+            .post(&m("/preview"), Some(token), &json!({ "action": action }))
+            .await;
+        assert_eq!(status, 200, "preview of {action}: {preview}");
+        let sequence = snap["sequence"].as_u64().unwrap();
+        let command_id = format!("{preset}-{i}");
+        let (status, receipt) = s
+            .command(&id, token, &command_id, sequence, action.clone())
+            .await;
+        assert_eq!(status, 200, "{action}: {receipt}");
+        if actor == 0 {
+            seen[0].responses.extend([legal, preview, receipt]);
+        }
+        accepted.push(command_id);
+        // The replay is the caller's redacted timeline only while the match runs (after the
+        // end it is the full file), so it is scanned along the way.
+        if i % 8 == 0 {
+            let (_, snap) = s.get(&m(""), Some(&tokens[0])).await;
+            if snap["status"] == "active" {
+                seen[0]
+                    .responses
+                    .push(s.get(&m("/replay"), Some(&tokens[0])).await.1);
+                seen[1]
+                    .responses
+                    .push(s.get(&m("/replay"), Some(&spectator)).await.1);
+            }
+        }
+    }
+    (id, tokens, spectator, accepted)
+}
+
+async fn duel(db: Db) {
+    let s = TestServer::start(&db).await;
+    for preset in ["classic-style", "hearthstone-style", "priority-window"] {
+        let mut seen = [
+            Seen {
+                hidden_seat: Some(1),
+                responses: Vec::new(),
+            },
+            Seen {
+                hidden_seat: None,
+                responses: Vec::new(),
+            },
+        ];
+        let (id, tokens, spectator, accepted) = play_duel(&s, preset, 40, &mut seen).await;
+        assert!(
+            accepted.len() >= 20,
+            "{preset}: {} commands",
+            accepted.len()
+        );
+        let m = |p: &str| format!("/api/v1/matches/{id}{p}");
+        for (who, token) in [(0, &tokens[0]), (1, &spectator)] {
+            for path in ["", "/legal-actions", "/timeline?after=0"] {
+                seen[who]
+                    .responses
+                    .push(s.get(&m(path), Some(token)).await.1);
+            }
+            for c in &accepted {
+                let (status, r) = s.get(&m(&format!("/resolutions/{c}")), Some(token)).await;
+                assert_eq!(status, 200, "{r}");
+                seen[who].responses.push(r);
+            }
+            let stream = s
+                .http
+                .get(s.url(&m("/events")))
+                .bearer_auth(token)
+                .header("last-event-id", "0")
+                .send()
+                .await
+                .unwrap();
+            let events = read_events(stream, accepted.len(), 20).await;
+            assert_eq!(events.len(), accepted.len(), "{preset}: the whole stream");
+            seen[who]
+                .responses
+                .extend(events.into_iter().map(|(_, v)| v));
+        }
+        // Cards still in a hand were never shown: their instance ids must appear nowhere.
+        let hidden1 = hand_things(&s, &id, &tokens[1], 1).await;
+        let hidden0 = hand_things(&s, &id, &tokens[0], 0).await;
+        for v in &seen[0].responses {
+            assert_hides(v, seen[0].hidden_seat, &hidden1, preset);
+        }
+        let both: BTreeSet<u64> = hidden0.union(&hidden1).copied().collect();
+        for v in &seen[1].responses {
+            assert_hides(v, seen[1].hidden_seat, &both, preset);
+        }
+        // The checks can fail: seat 0 does see its own draws.
+        assert!(
+            seen[0].responses.iter().any(|v| names_a_draw_of(v, 0)),
+            "{preset}: seat 0 sees its own draws"
+        );
+        // After the end, the full replay holds both hands.
+        let (_, snap) = s.get(&m(""), Some(&tokens[0])).await;
+        if snap["status"] == "active" {
+            let (status, r) = s.post(&m("/resign"), Some(&tokens[1]), &json!({})).await;
+            assert_eq!(status, 200, "{r}");
+        }
+        let (_, replay) = s.get(&m("/replay"), Some(&tokens[0])).await;
+        assert!(replay["seed"].is_string(), "{preset}: the seed is released");
+        assert!(
+            names_a_draw_of(&replay, 1),
+            "{preset}: the full replay shows seat 1's draws"
+        );
+    }
+    s.stop().await;
+}
+on_both_backends!(
+    duel_under_every_preset_hides_each_hand_from_the_other_seat,
+    duel
+);
