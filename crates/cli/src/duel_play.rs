@@ -208,6 +208,17 @@ fn narrate(event: &DuelEvent) -> Option<String> {
         DuelEvent::PriorityPassed { seat, holder } => {
             format!("seat {seat} passes; seat {holder} has priority")
         }
+        DuelEvent::UnitAttacked {
+            seat,
+            card,
+            defender,
+            damage,
+            ..
+        } => match defender {
+            Some(unit) => format!("seat {seat}'s {card} strikes unit #{unit} for {damage}"),
+            None => format!("seat {seat}'s {card} strikes the opponent for {damage}"),
+        },
+        DuelEvent::UnitDied { seat, card, .. } => format!("seat {seat}'s {card} dies"),
         DuelEvent::StatusExpired { seat, status } => format!("{status} on seat {seat} expires"),
         DuelEvent::Resigned { seat } => format!("seat {seat} resigns"),
         DuelEvent::MatchEnded { result } => format!("match over: {}", result.kind),
@@ -244,7 +255,11 @@ fn render(view: &DuelView, seat: Seat) -> String {
             .filter(|e| e.bearer == turnstile_effects::Target::Seat(Seat(i as u16)))
             .map(|e| format!("{}×{}", e.status, e.stacks))
             .collect();
-        let board: Vec<&str> = s.board.iter().map(|c| c.card_id.as_str()).collect();
+        let board: Vec<String> = s
+            .board
+            .iter()
+            .map(|u| format!("{} #{} ({} health)", u.card_id, u.thing, u.health))
+            .collect();
         out.push_str(&format!(
             "  seat {i}{}: health {}/{}, mana {}/{}, hand {}, deck {}, board [{}], statuses [{}]\n",
             if usize::from(seat.0) == i {

@@ -1,13 +1,14 @@
 //! A greedy Duel bot: it asks the resolver for its legal candidates, previews each as its own
 //! seat sees it, and plays the one whose preview scores best (opponent's health down, its own
-//! up), ending the turn when no play improves on doing nothing. Bounded: one preview per
+//! up, units on the board weighed by health), ending the turn when no play improves on doing nothing. Bounded: one preview per
 //! candidate, no search, so the same position always gets the same answer.
 
 use turnstile_core::{CommandContext, Game, LegalActionResolver, Seat, Tick, Viewer};
 
 use crate::{Duel, DuelAction, DuelView};
 
-/// The score of a view for `seat`: its health minus twice the opponent's, a won match best.
+/// The score of a view for `seat`: its health minus twice the opponent's, plus its units
+/// against the opponent's, a won match best.
 pub fn score(view: &DuelView, seat: Seat) -> i64 {
     if let Some(result) = &view.result {
         return if result.winners.contains(&seat) {
@@ -19,10 +20,18 @@ pub fn score(view: &DuelView, seat: Seat) -> i64 {
     let mine = view.seats.get(usize::from(seat.0));
     let theirs = view.seats.get(usize::from(1 - seat.0.min(1)));
     let health = |s: Option<&crate::SeatView>| s.map_or(0, |s| s.health);
-    let board =
-        |s: Option<&crate::SeatView>| s.map_or(0, |s| i64::try_from(s.board.len()).unwrap_or(0));
+    // A unit is worth 4 plus twice the health it has left, to its controller and (as a threat)
+    // against its opponent, so trading units in combat scores.
+    let board = |s: Option<&crate::SeatView>| {
+        s.map_or(0, |s| {
+            s.board
+                .iter()
+                .map(|u| u.health.saturating_mul(2).saturating_add(4))
+                .fold(0i64, i64::saturating_add)
+        })
+    };
     let hand = |s: Option<&crate::SeatView>| s.map_or(0, |s| i64::from(s.hand_count));
-    health(mine) - 2 * health(theirs) + 3 * board(mine) + hand(mine)
+    health(mine) - 2 * health(theirs) + board(mine) - board(theirs) + hand(mine)
 }
 
 /// Chooses the best-previewed candidate for `seat`, or `None` with no legal action.

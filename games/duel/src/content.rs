@@ -73,6 +73,14 @@ pub struct CardDefinition {
     pub cost: u32,
     /// Spell or unit.
     pub kind: CardKind,
+    /// A unit's attack: the damage it deals when it strikes (at the end of its controller's
+    /// activation). Units only; a spell leaves the cell empty.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attack: Option<u32>,
+    /// A unit's health when it enters the board; at 0 it dies. Units only (1 or more); a
+    /// spell leaves the cell empty.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub health: Option<u32>,
     /// Tags, separated by spaces: `spell`, `response`, `unit`. A phase allows a card by tag.
     #[serde(default)]
     pub tags: String,
@@ -86,6 +94,51 @@ impl CardDefinition {
     pub fn tag_list(&self) -> impl Iterator<Item = &str> + '_ {
         self.tags.split_whitespace()
     }
+}
+
+/// A unit needs an attack and a health of at least 1; a spell has neither (it never enters
+/// the board, so a number there would promise what never happens).
+fn unit_stat_problems(card: &CardDefinition, origin: &RowOrigin) -> Vec<ContentProblem> {
+    let mut problems = Vec::new();
+    match card.kind {
+        CardKind::Unit => {
+            if card.attack.is_none() {
+                problems.push(origin.problem(
+                    "attack",
+                    "missing_unit_stat",
+                    format!(
+                        "unit `{}` needs an attack: write 0 or more (the damage it deals when it strikes)",
+                        card.card_id
+                    ),
+                ));
+            }
+            if card.health.is_none_or(|h| h == 0) {
+                problems.push(origin.problem(
+                    "health",
+                    "missing_unit_stat",
+                    format!(
+                        "unit `{}` needs a health of 1 or more (a unit at 0 health dies)",
+                        card.card_id
+                    ),
+                ));
+            }
+        }
+        CardKind::Spell => {
+            for (column, value) in [("attack", card.attack), ("health", card.health)] {
+                if value.is_some() {
+                    problems.push(origin.problem(
+                        column,
+                        "spell_stat",
+                        format!(
+                            "card `{}` is a Spell, which never enters the board; only units have {column}: leave the cell empty",
+                            card.card_id
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    problems
 }
 
 /// A status: one element of `statuses.json`. Its rows are owned by `status:<statusId>`.
@@ -420,10 +473,39 @@ pub fn load(source: &BundleSource) -> Result<DuelContent, Vec<ContentProblem>> {
 
     // Rules.
     let rules = one_of("rules", &mut problems).and_then(|path| {
-        source
+        let rules = source
             .json::<DuelRules>(&path)
             .map_err(|p| problems.push(p))
-            .ok()
+            .ok()?;
+        // Numbers that would make every match degenerate: everyone dead at setup, every draw
+        // burned, or the match over before its first activation.
+        for (field, value, why) in [
+            (
+                "startingHealth",
+                rules.starting_health,
+                "a seat at 0 health has lost before the first turn",
+            ),
+            (
+                "handLimit",
+                rules.hand_limit,
+                "every drawn card would be burned",
+            ),
+            (
+                "maxTurns",
+                rules.max_turns,
+                "the match would end in a draw before its first activation",
+            ),
+        ] {
+            if value == 0 {
+                problems.push(ContentProblem::new(
+                    &path,
+                    pointer(format!("/{field}")),
+                    "bad_rule_value",
+                    format!("`{field}` is 0, but it must be 1 or more: {why}"),
+                ));
+            }
+        }
+        Some(rules)
     });
 
     // Statuses.
@@ -468,6 +550,7 @@ pub fn load(source: &BundleSource) -> Result<DuelContent, Vec<ContentProblem>> {
                     ),
                 ));
             }
+            problems.extend(unit_stat_problems(&card, &row.origin));
             if card.card_id.is_empty() {
                 problems.push(
                     row.origin

@@ -28,7 +28,9 @@ pub use content::{
     CardDefinition, CardKind, DeckDefinition, DuelContent, DuelRules, StatusDefinition,
 };
 pub use host::{Host, RuleError};
-pub use state::{CardInstance, DuelAction, DuelEvent, DuelResult, DuelState, SeatState};
+pub use state::{
+    CardInstance, DuelAction, DuelEvent, DuelResult, DuelState, SeatState, UnitInstance,
+};
 pub use view::{DuelView, SeatView};
 
 /// The game id.

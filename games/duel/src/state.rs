@@ -25,6 +25,29 @@ pub struct CardInstance {
     pub card_id: String,
 }
 
+/// A unit on a board: its thing id, its card, and the health it has left. Its attack is read
+/// from the card in the pinned content, like every other definition.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UnitInstance {
+    /// The thing id of the card it came from.
+    pub thing: u32,
+    /// The card id.
+    pub card_id: String,
+    /// Health left; the unit dies (to its owner's discard pile) at 0.
+    pub health: i64,
+}
+
+impl UnitInstance {
+    /// The card it came from, as it goes to the discard pile.
+    pub fn card(&self) -> CardInstance {
+        CardInstance {
+            thing: self.thing,
+            card_id: self.card_id.clone(),
+        }
+    }
+}
+
 /// One seat's side of the table.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -44,7 +67,7 @@ pub struct SeatState {
     /// The discard pile, public.
     pub discard: Vec<CardInstance>,
     /// Units in play, left to right, public.
-    pub board: Vec<CardInstance>,
+    pub board: Vec<UnitInstance>,
     /// How many draws found the deck empty.
     pub fatigue: u32,
 }
@@ -208,6 +231,28 @@ pub enum DuelEvent {
         seat: Seat,
         /// Who holds priority now.
         holder: Seat,
+    },
+    /// A unit struck, at the end of its controller's activation.
+    UnitAttacked {
+        /// Its controller.
+        seat: Seat,
+        /// The attacking unit's thing id.
+        unit: u32,
+        /// Its card.
+        card: String,
+        /// The unit struck (its thing id), or `None` when the opposing seat was struck.
+        defender: Option<u32>,
+        /// The damage dealt (0 when a shield absorbed it).
+        damage: i64,
+    },
+    /// A unit reached 0 health and went to its owner's discard pile.
+    UnitDied {
+        /// Its controller.
+        seat: Seat,
+        /// Its thing id.
+        unit: u32,
+        /// Its card.
+        card: String,
     },
     /// A status ran out.
     StatusExpired {
@@ -414,14 +459,19 @@ fn resolve_card(host: &mut Host<'_>, card: CardInstance, seat: Seat) -> Result<(
         seat,
         card: card.card_id.clone(),
     });
-    let is_unit = host
+    let unit_health = host
         .content
         .card(&card.card_id)
-        .is_some_and(|c| c.kind == crate::content::CardKind::Unit);
+        .filter(|c| c.kind == crate::content::CardKind::Unit)
+        .map(|c| i64::from(c.health.unwrap_or(1)));
     let limit = usize::try_from(host.content.rules.board_limit).unwrap_or(usize::MAX);
     if let Some(s) = host.state.seats.get_mut(usize::from(seat.0)) {
-        if is_unit && s.board.len() < limit {
-            s.board.push(card);
+        if let Some(health) = unit_health.filter(|_| s.board.len() < limit) {
+            s.board.push(UnitInstance {
+                thing: card.thing,
+                card_id: card.card_id,
+                health,
+            });
         } else {
             s.discard.push(card);
         }
@@ -525,6 +575,111 @@ fn pass_priority(host: &mut Host<'_>, seat: Seat) -> Result<(), RuleError> {
     }
 }
 
+/// The game rule that ends the activation of a seat bearing a status that skips activations.
+const SKIPS_ACTIVATION: &str = "skips_activation";
+
+fn attack_of(content: &DuelContent, unit: &UnitInstance) -> i64 {
+    content
+        .card(&unit.card_id)
+        .and_then(|c| c.attack)
+        .map_or(0, i64::from)
+}
+
+/// Combat, at the end of `seat`'s activation: each of its units with an attack above 0, left
+/// to right, strikes the first unit of the opposing board, which strikes back at once; with
+/// that board empty, it strikes the opposing seat (a shield absorbs the hit as it absorbs a
+/// spell's). A unit at 0 health dies to its owner's discard pile. Deterministic and public:
+/// it reads only the boards and the pinned cards.
+fn combat(host: &mut Host<'_>, seat: Seat) -> Result<(), RuleError> {
+    let content = host.content;
+    let foe = other(seat);
+    let (mine, theirs) = (usize::from(seat.0), usize::from(foe.0));
+    let attackers: Vec<u32> = host
+        .state
+        .seats
+        .get(mine)
+        .map(|s| s.board.iter().map(|u| u.thing).collect())
+        .unwrap_or_default();
+    for thing in attackers {
+        if host.state.result.is_some() {
+            return Ok(());
+        }
+        let Some(attacker) = host
+            .state
+            .seats
+            .get(mine)
+            .and_then(|s| s.board.iter().find(|u| u.thing == thing))
+            .cloned()
+        else {
+            continue; // died striking back earlier in this combat
+        };
+        let attack = attack_of(content, &attacker);
+        if attack <= 0 {
+            continue;
+        }
+        let defender = host
+            .state
+            .seats
+            .get(theirs)
+            .and_then(|s| s.board.first())
+            .cloned();
+        match defender {
+            Some(defender) => {
+                let back = attack_of(content, &defender);
+                host.events.push(DuelEvent::UnitAttacked {
+                    seat,
+                    unit: attacker.thing,
+                    card: attacker.card_id.clone(),
+                    defender: Some(defender.thing),
+                    damage: attack,
+                });
+                wound(host, theirs, defender.thing, attack);
+                wound(host, mine, attacker.thing, back);
+            }
+            None => {
+                let health = |host: &Host<'_>| host.state.seats.get(theirs).map_or(0, |s| s.health);
+                let before = health(host);
+                let mut caused = Vec::new();
+                turnstile_effects::EffectHost::damage(host, Target::Seat(foe), attack, &mut caused)
+                    .map_err(|e| RuleError::new("combat", e.to_string()))?;
+                let damage = before.saturating_sub(health(host));
+                host.events.push(DuelEvent::UnitAttacked {
+                    seat,
+                    unit: attacker.thing,
+                    card: attacker.card_id.clone(),
+                    defender: None,
+                    damage,
+                });
+                check_health(host);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Deals `damage` to the unit `thing` on seat index `side`'s board; at 0 health it dies.
+fn wound(host: &mut Host<'_>, side: usize, thing: u32, damage: i64) {
+    let Some(s) = host.state.seats.get_mut(side) else {
+        return;
+    };
+    let Some(index) = s.board.iter().position(|u| u.thing == thing) else {
+        return;
+    };
+    let Some(unit) = s.board.get_mut(index) else {
+        return;
+    };
+    unit.health = unit.health.saturating_sub(damage.max(0)).max(0);
+    if unit.health == 0 {
+        let dead = s.board.remove(index);
+        s.discard.push(dead.card());
+        host.events.push(DuelEvent::UnitDied {
+            seat: Seat(u16::try_from(side).unwrap_or(u16::MAX)),
+            unit: dead.thing,
+            card: dead.card_id,
+        });
+    }
+}
+
 /// Ends the current activation: the stack fizzles, `ActivationExit` takes the phases to their
 /// end, the turn owner's units see `OnTurnEnd`, its statuses tick and count down.
 fn end_activation(host: &mut Host<'_>, reason: ExitReason) -> Result<(), RuleError> {
@@ -550,8 +705,12 @@ fn end_activation(host: &mut Host<'_>, reason: ExitReason) -> Result<(), RuleErr
             records: outcome.records,
         });
     }
+    let stunned = matches!(&reason, ExitReason::GameRule { rule } if rule == SKIPS_ACTIVATION);
     host.events
         .push(DuelEvent::ActivationEnded { seat, reason });
+    if !stunned {
+        combat(host, seat)?;
+    }
     host.resolve(Event::new(Trigger::OnTurnEnd).by(seat))?;
     host.resolve(
         Event::new(Trigger::OnStatusTick)
@@ -589,7 +748,7 @@ fn next_activation(host: &mut Host<'_>) -> Result<(), RuleError> {
         end_activation(
             host,
             ExitReason::GameRule {
-                rule: "skips_activation".into(),
+                rule: SKIPS_ACTIVATION.into(),
             },
         )?;
     }

@@ -8,7 +8,7 @@ use turnstile_effects::StatusEntry;
 use turnstile_phases::StackEntry;
 
 use crate::content::DuelContent;
-use crate::state::{CardInstance, DuelEvent, DuelResult, DuelState};
+use crate::state::{CardInstance, DuelEvent, DuelResult, DuelState, UnitInstance};
 
 /// One seat's side as a viewer sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -31,7 +31,7 @@ pub struct SeatView {
     /// The discard pile.
     pub discard: Vec<CardInstance>,
     /// Units in play.
-    pub board: Vec<CardInstance>,
+    pub board: Vec<UnitInstance>,
     /// Fatigue so far.
     pub fatigue: u32,
 }

@@ -22,12 +22,8 @@ fn shown_things(view: &DuelView) -> Vec<u32> {
     let mut things: Vec<u32> = Vec::new();
     for s in &view.seats {
         let hand: &[CardInstance] = s.hand.as_deref().unwrap_or(&[]);
-        things.extend(
-            hand.iter()
-                .chain(&s.discard)
-                .chain(&s.board)
-                .map(|c| c.thing),
-        );
+        things.extend(hand.iter().chain(&s.discard).map(|c| c.thing));
+        things.extend(s.board.iter().map(|u| u.thing));
     }
     things.extend(view.stack.iter().map(|e| e.item.thing));
     things

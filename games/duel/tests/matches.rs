@@ -12,7 +12,7 @@ use turnstile_runtime::{verify, ReplayFile};
 fn every_preset_drives_bot_matches_to_an_outcome_that_replays() {
     let mut kinds = Vec::new();
     for preset in common::PRESETS {
-        for seed in ["a", "b", "c"] {
+        for seed in ["a", "b", "c", "d", "e", "f"] {
             for greedy in [false, true] {
                 let m = common::bot_match(preset, seed, greedy);
                 let status = Duel::status(&m.bundle().content, m.state());
@@ -42,12 +42,14 @@ fn every_preset_drives_bot_matches_to_an_outcome_that_replays() {
         kinds.iter().all(|k| k.contains("health_zero")),
         "{kinds:#?}"
     );
-    // The greedy bot beats the random one more often than not.
+    // The greedy bot beats the random one more often than not, though it sits second (the
+    // seat that strikes second in unit combat).
+    let greedy_games = kinds.iter().filter(|k| k.contains("/true: ")).count();
     let greedy_wins = kinds
         .iter()
         .filter(|k| k.contains("/true: health_zero [Seat(1)]"))
         .count();
-    assert!(greedy_wins >= 6, "{kinds:#?}");
+    assert!(greedy_wins * 2 > greedy_games, "{kinds:#?}");
 }
 
 proptest! {

@@ -1,13 +1,13 @@
 //! Duel's rules, one at a time: costs, damage, healing, drawing, statuses with durations
 //! (poison ticking out, stun skipping a turn, shield absorbing a hit), units acting at turn
-//! start, winning at 0 health, fatigue when the deck is out, resigning, and the refresh and
+//! start and striking at turn end (units with attack and health), winning at 0 health, fatigue when the deck is out, resigning, and the refresh and
 //! draw done by the hook or by the phases.
 
 mod common;
 
 use common::{apply, give, play};
 use turnstile_core::{Game, Seat};
-use turnstile_duel::{Duel, DuelAction, DuelEvent};
+use turnstile_duel::{Duel, DuelAction, DuelEvent, UnitInstance};
 use turnstile_effects::Target;
 
 fn classic() -> (
@@ -125,10 +125,104 @@ fn a_unit_stays_on_the_board_and_acts_at_the_start_of_its_owners_turn() {
     give(&mut s, 0, &["ember_imp"], 2);
     apply(&b.content, &mut s, 0, play(0)).unwrap();
     assert_eq!(s.seats[0].board.len(), 1);
-    end_turn(&b.content, &mut s);
-    assert_eq!(s.seats[1].health, 30);
+    end_turn(&b.content, &mut s); // seat 0's end: the imp strikes the empty board's seat
+    assert_eq!(s.seats[1].health, 29);
+    end_turn(&b.content, &mut s); // seat 0's start: the imp's own row deals 1
+    assert_eq!(s.seats[1].health, 28);
+    assert_eq!(s.seats[0].board[0].health, 2, "nothing struck it back");
+}
+
+fn unit(thing: u32, card: &str, health: i64) -> UnitInstance {
+    UnitInstance {
+        thing,
+        card_id: card.into(),
+        health,
+    }
+}
+
+fn strikes(events: &[DuelEvent]) -> Vec<(u32, Option<u32>, i64)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            DuelEvent::UnitAttacked {
+                unit,
+                defender,
+                damage,
+                ..
+            } => Some((*unit, *defender, *damage)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_unit_strikes_the_opposing_seat_at_the_end_of_its_controllers_turn_when_no_unit_blocks() {
+    let (b, mut s) = classic();
+    give(&mut s, 0, &["war_drummer"], 5);
+    apply(&b.content, &mut s, 0, play(0)).unwrap();
+    assert_eq!(s.seats[0].board, vec![unit(900, "war_drummer", 4)]);
+    assert_eq!(s.seats[1].health, 30, "a unit does not strike as it enters");
+    let events = apply(&b.content, &mut s, 0, DuelAction::EndTurn).unwrap();
+    assert_eq!(strikes(&events), vec![(900, None, 2)]);
+    assert_eq!(s.seats[1].health, 28);
+}
+
+#[test]
+fn units_strike_the_first_opposing_unit_which_strikes_back_and_dies_at_zero_health() {
+    let (b, mut s) = classic();
+    s.seats[1].board = vec![unit(990, "ember_imp", 2), unit(991, "plague_rat", 2)];
+    s.seats[0].board = vec![unit(980, "war_drummer", 4), unit(981, "ember_imp", 1)];
+    let events = apply(&b.content, &mut s, 0, DuelAction::EndTurn).unwrap();
+    // The drummer (2) kills the imp (2) and takes 1 back; the second imp (1) strikes the
+    // rat, now first, and dies to its 1 back.
+    assert_eq!(
+        strikes(&events),
+        vec![(980, Some(990), 2), (981, Some(991), 1)]
+    );
+    assert_eq!(s.seats[0].board, vec![unit(980, "war_drummer", 3)]);
+    assert_eq!(s.seats[1].board, vec![unit(991, "plague_rat", 1)]);
+    let died: Vec<(Seat, u32)> = events
+        .iter()
+        .filter_map(|e| match e {
+            DuelEvent::UnitDied { seat, unit, .. } => Some((*seat, *unit)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(died, vec![(Seat(1), 990), (Seat(0), 981)]);
+    assert_eq!(s.seats[1].discard.last().unwrap().thing, 990);
+    assert_eq!(s.seats[0].discard.last().unwrap().thing, 981);
+    assert_eq!(
+        s.seats[1].health, 30,
+        "a blocked strike does not reach the seat"
+    );
+}
+
+#[test]
+fn a_stunned_seats_units_do_not_strike_in_its_skipped_activation() {
+    let (b, mut s) = classic();
+    s.seats[1].board = vec![unit(990, "war_drummer", 4)];
+    give(&mut s, 0, &["stun_bolt"], 3);
+    apply(&b.content, &mut s, 0, play(0)).unwrap();
+    let events = apply(&b.content, &mut s, 0, DuelAction::EndTurn).unwrap();
+    assert_eq!(s.active, Seat(0), "seat 1's activation was skipped");
+    assert!(strikes(&events).is_empty(), "{events:?}");
+}
+
+#[test]
+fn a_shield_absorbs_a_units_strike_on_its_seat() {
+    let (b, mut s) = classic();
+    // The golem strikes for 1 and its own row only draws, so only combat touches seat 1.
+    s.seats[0].board = vec![unit(980, "library_golem", 5)];
     end_turn(&b.content, &mut s);
     assert_eq!(s.seats[1].health, 29);
+    give(&mut s, 1, &["shield_up"], 3);
+    apply(&b.content, &mut s, 1, play(0)).unwrap();
+    end_turn(&b.content, &mut s);
+    assert_eq!(s.statuses.stacks(Target::Seat(Seat(1)), "shield"), 1);
+    let events = apply(&b.content, &mut s, 0, DuelAction::EndTurn).unwrap();
+    assert_eq!(strikes(&events), vec![(980, None, 0)]);
+    assert_eq!(s.seats[1].health, 29);
+    assert_eq!(s.statuses.stacks(Target::Seat(Seat(1)), "shield"), 0);
 }
 
 #[test]
