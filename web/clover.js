@@ -125,6 +125,7 @@ export function mount(root, ctx) {
   let selected = new Set(); // indices into the hand
   let handKey = "";         // the hand the selection belongs to
   const history = [];       // this run's scored hands, from the timeline: {hand, score}
+  const tagsTaken = [];     // tags taken by skipping blinds, from the timeline: {sequence, tag}
   let animation = null;
 
   const bar = h("dl", { class: "clover-bar", "data-testid": "run-bar" });
@@ -156,9 +157,14 @@ export function mount(root, ctx) {
   const nameOf = (ref) => (entry(ref) && entry(ref).name) || (String(ref).split(":")[1] || String(ref)).replace(/_/g, " ");
   const can = (kind) => seat != null && !busy && snap.status === "active" && !!legalAction(legal, kind);
 
+  const noted = new Set(); // receipts already counted (the timeline and the stream overlap)
   function noteHistory(r) {
-    if (history.some((x) => x.sequence === r.sequence)) return;
-    for (const e of r.events || []) if (e.type === "handScored") history.push({ sequence: r.sequence, hand: e.hand, score: scoreOf(e).score });
+    if (noted.has(r.sequence)) return;
+    noted.add(r.sequence);
+    for (const e of r.events || []) {
+      if (e.type === "handScored") history.push({ sequence: r.sequence, hand: e.hand, score: scoreOf(e).score });
+      if (e.type === "blindSkipped") tagsTaken.push({ sequence: r.sequence, tag: e.tag });
+    }
   }
 
   async function send(action) {
@@ -296,7 +302,9 @@ export function mount(root, ctx) {
   function render() {
     const v = snap.view;
     const over = snap.status !== "active";
-    const blindName = v.blind === "boss" && v.boss ? `Boss: ${nameOf(`boss:${v.boss}`)}` : `${handName(v.blind)} blind`;
+    // the view names the boss by its owner ref (`boss:<id>`)
+    const bossRef = v.boss ? (String(v.boss).includes(":") ? v.boss : `boss:${v.boss}`) : null;
+    const blindName = v.blind === "boss" && bossRef ? `Boss: ${nameOf(bossRef)}` : `${handName(v.blind)} blind`;
     const pct = v.target > 0 ? Math.min(100, Math.round((100 * v.scored) / v.target)) : 0;
     const item = (k, val, id) => [h("div", { class: "item" }, h("dt", {}, k), h("dd", { "data-testid": id }, val))];
     // outside a blind, `blind` is the next one while target and scored are the last one's
@@ -312,10 +320,10 @@ export function mount(root, ctx) {
       ...item("Deck", v.deckSize != null ? `${v.deckCount} / ${v.deckSize}` : String(v.deckCount), "deck-count"),
       ...(v.won ? item("Run", "won — endless", "won") : []));
 
-    bossBox.hidden = !v.boss;
-    if (v.boss) {
-      const e = entry(`boss:${v.boss}`);
-      bossBox.replaceChildren(h("strong", {}, `Boss of ante ${v.ante}: ${nameOf(`boss:${v.boss}`)}`), e && e.text ? ` — ${e.text}` : "",
+    bossBox.hidden = !bossRef;
+    if (bossRef) {
+      const e = entry(bossRef);
+      bossBox.replaceChildren(h("strong", {}, `Boss of ante ${v.ante}: ${nameOf(bossRef)}`), e && e.text ? ` — ${e.text}` : "",
         v.blind === "boss" && v.phase === "playing" ? h("span", { class: "badge" }, "in effect") : h("span", { class: "muted" }, " (in effect during the boss blind)"));
     }
 
@@ -440,11 +448,17 @@ export function mount(root, ctx) {
 
   function renderExtras(v) {
     const parts = [];
-    const refs = (title, list) => list && list.length ? [h("h2", {}, title), h("ul", { class: "refs" }, list.map((ref) => {
+    // owner refs (`kind:id`), or bare ids of `kind`
+    const refs = (title, list, kind) => list && list.length ? [h("h2", {}, title), h("ul", { class: "refs" }, list.map((item) => {
+      const ref = String(item).includes(":") ? item : `${kind}:${item}`;
       const e = entry(ref);
       return h("li", {}, h("strong", {}, nameOf(ref)), e && e.text ? ` — ${e.text}` : "");
     }))] : [];
-    parts.push(...refs("Tags", v.tags), ...refs("Vouchers", v.vouchers));
+    // the view does not say which tags are still held (a tag waiting for its moment), so
+    // without `tags` the page lists the ones taken, as the timeline tells
+    if (v.tags) parts.push(...refs("Tags held", v.tags, "tag"));
+    else parts.push(...refs("Tags taken", tagsTaken.map((t) => t.tag), "tag"));
+    parts.push(...refs("Vouchers", v.vouchers, "voucher"));
     const unknown = Object.entries(v).filter(([k]) => !KNOWN_VIEW.has(k));
     if (unknown.length) parts.push(h("details", { class: "more" }, h("summary", {}, "More of the run"),
       h("dl", {}, unknown.flatMap(([k, val]) => [h("dt", {}, k), h("dd", {}, h("code", {}, JSON.stringify(val)))]))));
@@ -494,7 +508,10 @@ export function mount(root, ctx) {
           .catch(() => showScore(played, held, e, r.commandId));
       }
       for (const ev of r.events || []) {
-        if (ev.type === "blindSkipped") say(`Blind skipped: you take the ${nameOf(`tag:${ev.tag}`)} — ${entry(`tag:${ev.tag}`)?.text || ""}`);
+        if (ev.type === "blindSkipped") {
+          const tag = String(ev.tag).includes(":") ? ev.tag : `tag:${ev.tag}`;
+          say(`Blind skipped: you take the ${nameOf(tag)} — ${entry(tag)?.text || ""}`);
+        }
         if (ev.type === "blindBeaten") say(`Blind beaten! Money: $${ev.money}.`);
         if (ev.type === "runWon") say("Ante 8's boss is beaten: the run is won. Endless play goes on.");
         if (ev.type === "runLost") say("The blind was not beaten: the run is over.", "warning");

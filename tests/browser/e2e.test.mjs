@@ -369,6 +369,15 @@ test("clover: the shop — buy, sell, leave — from the page's buttons", async 
   await page.locator('[data-action="leaveShop"][aria-disabled="false"]').click();
   await page.locator('[data-action="selectBlind"][aria-disabled="false"]').waitFor({ timeout: T });
   assert.match(await page.getByTestId("blind").innerText(), /Big blind/);
+  // skip the big blind for a tag: the tag taken is listed, and the boss comes next
+  await page.locator('[data-action="skipBlind"][aria-disabled="false"]').click();
+  await page.locator(".clover-extras", { hasText: "Tags taken" }).locator("li").first().waitFor({ timeout: T });
+  await page.getByTestId("blind").filter({ hasText: "Boss blind" }).waitFor({ timeout: T });
+  // the boss is chosen when its blind starts: its name and effect text, in effect
+  await page.locator('[data-action="selectBlind"][aria-disabled="false"]').click();
+  const boss = page.getByTestId("boss").filter({ hasText: "Boss of ante 1" });
+  await boss.filter({ hasText: "in effect" }).waitFor({ timeout: T });
+  assert.match(await boss.innerText(), /— \S/, "the boss effect text from the catalog");
   await context.close();
 });
 
