@@ -355,7 +355,8 @@ export function mount(root, ctx) {
         bindAction(b, () => ({ type: "PLAY_CARD", hand: i }), () => `Play ${cardName(c.cardId)}`);
         return b;
       }) : [h("p", { class: "muted" }, "Your hand is empty.")]));
-      if (focused) handEl.querySelector(`[data-thing="${focused}"]`)?.focus();
+      // keep keyboard focus in the hand; a played card is gone, so its neighbour takes it
+      if (focused) (handEl.querySelector(`[data-thing="${focused}"]`) || handEl.querySelector(".duel-card.playable") || handEl.querySelector(".duel-card") || endB).focus();
       for (const b of [endB, passB]) {
         const ok = canAct && !!legalAction(legal, b.dataset.action);
         b.setAttribute("aria-disabled", ok ? "false" : "true");
