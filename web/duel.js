@@ -4,10 +4,9 @@
 // cards and the End turn / Pass buttons are enabled from it, the rest are shown but inert.
 // Hovering or focusing an action asks the server for a preview and shows what would change.
 //
-// Units have no attack action: whatever they do happens at turn boundaries (their rows, and
-// combat at the end of their controller's activation where the content gives them an attack),
-// so the board shows each unit's card, its attack and the health it has left when the content
-// and the view carry them, and the log tells who struck whom.
+// Units have no attack action: they strike at the end of their controller's activation and
+// their rows act at turn boundaries, so the board shows each unit's card, its attack and the
+// health it has left, and the log tells who struck whom.
 
 import { h, say, legalAction, legalAllows } from "./util.js";
 
