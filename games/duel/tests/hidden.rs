@@ -1,5 +1,6 @@
-//! Hidden information: no view, redacted receipt event or preview that seat 0 receives holds a
-//! card in seat 1's hand or deck, or a card seat 1 drew; and committing any previewed action
+//! Hidden information: no view, redacted receipt event or preview that a seat receives holds a
+//! card in the other seat's hand or deck, or a card the other seat drew (checked for both
+//! seats); and committing any previewed action
 //! at the same sequence and tick gives exactly the previewed state fingerprint.
 
 mod common;
@@ -29,16 +30,27 @@ fn shown_things(view: &DuelView) -> Vec<u32> {
     things
 }
 
-fn assert_hidden(view: &DuelView, state: &DuelState, events: &[DuelEvent], what: &str) {
-    assert!(view.seats[1].hand.is_none(), "{what}: seat 1's hand shown");
-    let hidden = hidden_things(state, 1);
+/// What `viewer` received hides the other seat's hand, deck and draws.
+fn assert_hidden(
+    view: &DuelView,
+    state: &DuelState,
+    events: &[DuelEvent],
+    viewer: Seat,
+    what: &str,
+) {
+    let other = 1 - usize::from(viewer.0);
+    assert!(
+        view.seats[other].hand.is_none(),
+        "{what}: seat {other}'s hand shown"
+    );
+    let hidden = hidden_things(state, other);
     let leaked: Vec<u32> = shown_things(view)
         .into_iter()
         .filter(|t| hidden.contains(t))
         .collect();
     assert!(
         leaked.is_empty(),
-        "{what}: seat 1's hidden cards {leaked:?} in seat 0's view"
+        "{what}: seat {other}'s hidden cards {leaked:?} in seat {viewer}'s view"
     );
     let text = serde_json::to_string(view).unwrap();
     assert!(
@@ -47,11 +59,14 @@ fn assert_hidden(view: &DuelView, state: &DuelState, events: &[DuelEvent], what:
     );
     for e in events {
         if let DuelEvent::CardDrawn {
-            seat: Seat(1),
+            seat,
             card: Some(c),
         } = e
         {
-            panic!("{what}: seat 1 drew {c} and seat 0 was told");
+            assert_eq!(
+                *seat, viewer,
+                "{what}: seat {seat} drew {c} and seat {viewer} was told"
+            );
         }
     }
 }
@@ -80,17 +95,15 @@ fn drive(preset: &str, seed: &str, check_previews: bool) {
             seat: Some(seat),
             tick: n,
         };
-        // Every preview seat 0 could ask for hides seat 1's cards.
-        if seat == Seat(0) {
-            for candidate in resolver.candidates(m.state(), seat, n).unwrap() {
-                let p = resolver
-                    .preview(m.state(), ctx, &candidate, Viewer::Seat(Seat(0)))
-                    .unwrap()
-                    .unwrap();
-                let mut next = m.state().clone();
-                resolver.apply(&mut next, ctx, &candidate).unwrap();
-                assert_hidden(&p.view, &next, &p.events, "preview");
-            }
+        // Every preview the acting seat could ask for hides the other seat's cards.
+        for candidate in resolver.candidates(m.state(), seat, n).unwrap() {
+            let p = resolver
+                .preview(m.state(), ctx, &candidate, Viewer::Seat(seat))
+                .unwrap()
+                .unwrap();
+            let mut next = m.state().clone();
+            resolver.apply(&mut next, ctx, &candidate).unwrap();
+            assert_hidden(&p.view, &next, &p.events, seat, "preview");
         }
         let preview = resolver
             .preview(m.state(), ctx, &action, Viewer::Seat(seat))
@@ -128,12 +141,15 @@ fn drive(preset: &str, seed: &str, check_previews: bool) {
                 action,
             })
             .unwrap();
-        let events: Vec<DuelEvent> = accepted
-            .receipt
-            .events
-            .iter()
-            .filter_map(|e| Duel::redact_event(&content.content, e, Viewer::Seat(Seat(0))))
-            .collect();
+        let events_for = |viewer: Seat| -> Vec<DuelEvent> {
+            accepted
+                .receipt
+                .events
+                .iter()
+                .filter_map(|e| Duel::redact_event(&content.content, e, Viewer::Seat(viewer)))
+                .collect()
+        };
+        let events = [events_for(Seat(0)), events_for(Seat(1))];
         if check_previews {
             assert_eq!(
                 &preview.state_fingerprint,
@@ -141,15 +157,18 @@ fn drive(preset: &str, seed: &str, check_previews: bool) {
                 "{preset}/{seed}: preview and commit differ at {n}"
             );
         }
-        let view = m.view(Viewer::Seat(Seat(0)));
-        assert_hidden(&view, m.state(), &events, "view after commit");
+        for viewer in [Seat(0), Seat(1)] {
+            let view = m.view(Viewer::Seat(viewer));
+            let received = &events[usize::from(viewer.0)];
+            assert_hidden(&view, m.state(), received, viewer, "view after commit");
+        }
         let spectator = m.view(Viewer::Spectator);
         assert!(spectator.seats.iter().all(|s| s.hand.is_none()));
     }
 }
 
 #[test]
-fn seat_zero_never_sees_seat_ones_hand_deck_or_draws() {
+fn no_seat_sees_the_other_seats_hand_deck_or_draws() {
     for preset in common::PRESETS {
         drive(preset, "hidden", false);
     }
