@@ -356,8 +356,11 @@ async fn content(db: Db) {
         .iter()
         .map(|g| g["id"].as_str().unwrap())
         .collect();
-    assert_eq!(ids, ["connect4", "sokoban", "tictactoe", "vault"]);
-    let sokoban_revision = games["games"][1]["revision"].as_str().unwrap().to_owned();
+    assert_eq!(
+        ids,
+        ["clover", "connect4", "duel", "sokoban", "tictactoe", "vault"]
+    );
+    let sokoban_revision = games["games"][3]["revision"].as_str().unwrap().to_owned();
     let (status, bundle) = s
         .get(&format!("/api/v1/content/sokoban/{sokoban_revision}"), None)
         .await;

@@ -5,65 +5,21 @@
 
 mod common;
 
-use common::{Db, TestServer};
+use common::{Db, OutageProxy, TestServer};
 use serde_json::json;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::net::{TcpListener, TcpStream};
-use tokio::task::JoinSet;
-
-struct Proxy {
-    port: u16,
-    tasks: Arc<Mutex<JoinSet<()>>>,
-    acceptor: Option<tokio::task::JoinHandle<()>>,
-}
-
-impl Proxy {
-    async fn start(port: u16) -> Proxy {
-        let listener = TcpListener::bind(("127.0.0.1", port)).await.unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let tasks = Arc::new(Mutex::new(JoinSet::new()));
-        let conns = Arc::clone(&tasks);
-        let acceptor = tokio::spawn(async move {
-            while let Ok((mut inbound, _)) = listener.accept().await {
-                conns.lock().unwrap().spawn(async move {
-                    if let Ok(mut outbound) = TcpStream::connect("127.0.0.1:5432").await {
-                        let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
-                    }
-                });
-            }
-        });
-        Proxy {
-            port,
-            tasks,
-            acceptor: Some(acceptor),
-        }
-    }
-
-    async fn cut(&mut self) {
-        if let Some(a) = self.acceptor.take() {
-            a.abort();
-            let _ = a.await;
-        }
-        self.tasks.lock().unwrap().abort_all();
-    }
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn storage_down_is_503_and_the_server_recovers() {
     let Some(db) = Db::postgres().await else {
         return;
     };
-    if !common::pg_url().contains("127.0.0.1:5432") {
+    if !OutageProxy::usable() {
         eprintln!("the outage test proxies 127.0.0.1:5432 only; skipped for another URL");
         return;
     }
-    let mut proxy = Proxy::start(0).await;
-    let url = format!(
-        "postgres://postgres@127.0.0.1:{}/{}",
-        proxy.port,
-        common::pg_url().rsplit('/').next().unwrap_or("test")
-    );
+    let mut proxy = OutageProxy::start(0).await;
+    let url = proxy.url(&db.path());
     let s = TestServer::start_on(db.open_url(&url).await, common::test_config()).await;
     let (id, tokens, _) = s
         .create(json!({"game": "sokoban", "config": {"collection": "microban", "level": 1}, "seats": [{"kind": "human"}]}))
@@ -86,7 +42,7 @@ async fn storage_down_is_503_and_the_server_recovers() {
     let (status, health) = s.get("/healthz", None).await;
     assert_eq!((status, health["status"].as_str()), (503, Some("degraded")));
 
-    let _proxy = Proxy::start(proxy.port).await;
+    let _proxy = OutageProxy::start(proxy.port).await;
     let mut answer = (0, json!(null));
     for _ in 0..100 {
         answer = s.command(&id, &token, "c2", 1, mv("left")).await;

@@ -4,17 +4,16 @@
 
 mod common;
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use common::*;
-use tokio::net::{TcpListener, TcpStream};
 use tokio::task::JoinSet;
 use turnstile_store::*;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_nodes_race_with_exactly_one_winner() {
-    let Some(schema) = PgSchema::new().await else {
+    let Some(schema) = PgSchema::new("t").await else {
         return;
     };
     let (a, b) = (schema.open().await, schema.open().await);
@@ -64,7 +63,7 @@ async fn two_nodes_race_with_exactly_one_winner() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_node_hears_the_other_nodes_commits() {
-    let Some(schema) = PgSchema::new().await else {
+    let Some(schema) = PgSchema::new("t").await else {
         return;
     };
     let (a, b) = (schema.open().await, schema.open().await);
@@ -88,7 +87,7 @@ async fn a_node_hears_the_other_nodes_commits() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn batches_from_two_nodes_over_the_same_matches_do_not_deadlock() {
-    let Some(schema) = PgSchema::new().await else {
+    let Some(schema) = PgSchema::new("t").await else {
         return;
     };
     let (a, b) = (schema.open().await, schema.open().await);
@@ -161,7 +160,7 @@ async fn a_closed_port_is_unavailable() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn nodes_starting_together_migrate_once() {
-    let Some(schema) = PgSchema::new().await else {
+    let Some(schema) = PgSchema::new("t").await else {
         return;
     };
     let mut opens = JoinSet::new();
@@ -197,61 +196,17 @@ async fn nodes_starting_together_migrate_once() {
     assert_eq!(err.code(), "migration", "{err}");
 }
 
-/// A TCP proxy in front of the real server that the test can cut and restore, to play a
-/// database outage without touching the shared server.
-struct Proxy {
-    port: u16,
-    tasks: Arc<Mutex<JoinSet<()>>>,
-    acceptor: Option<tokio::task::JoinHandle<()>>,
-}
-
-impl Proxy {
-    async fn start(port: u16) -> Proxy {
-        let listener = TcpListener::bind(("127.0.0.1", port)).await.unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let tasks = Arc::new(Mutex::new(JoinSet::new()));
-        let conns = Arc::clone(&tasks);
-        let acceptor = tokio::spawn(async move {
-            while let Ok((mut inbound, _)) = listener.accept().await {
-                conns.lock().unwrap().spawn(async move {
-                    if let Ok(mut outbound) = TcpStream::connect("127.0.0.1:5432").await {
-                        let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
-                    }
-                });
-            }
-        });
-        Proxy {
-            port,
-            tasks,
-            acceptor: Some(acceptor),
-        }
-    }
-
-    /// Refuses new connections and drops every open one.
-    async fn cut(&mut self) {
-        if let Some(a) = self.acceptor.take() {
-            a.abort();
-            let _ = a.await;
-        }
-        self.tasks.lock().unwrap().abort_all();
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_outage_is_unavailable_and_the_store_recovers() {
-    let Some(schema) = PgSchema::new().await else {
+    let Some(schema) = PgSchema::new("t").await else {
         return;
     };
-    if !pg_url().contains("127.0.0.1:5432") {
+    if !OutageProxy::usable() {
         eprintln!("the outage test proxies 127.0.0.1:5432 only; skipped for another URL");
         return;
     }
-    let mut proxy = Proxy::start(0).await;
-    let url = format!(
-        "postgres://postgres@127.0.0.1:{}/{}",
-        proxy.port,
-        pg_url().rsplit('/').next().unwrap_or("test")
-    );
+    let mut proxy = OutageProxy::start(0).await;
+    let url = proxy.url(&schema.url);
     let proxied = open_with(&url, schema.options()).await.unwrap();
     let direct = schema.open().await;
     seed_match(&*proxied, "m").await;
@@ -279,7 +234,7 @@ async fn an_outage_is_unavailable_and_the_store_recovers() {
     direct.append("m", &record(2, "c2-direct")).await.unwrap();
 
     // The database "returns" on the same address.
-    let _proxy = Proxy::start(proxy.port).await;
+    let _proxy = OutageProxy::start(proxy.port).await;
     let mut recovered = false;
     for _ in 0..100 {
         if proxied.ping().await.is_ok() {
@@ -336,7 +291,7 @@ fn the_schema_parameter_is_taken_out_of_the_url() {
 /// schema, created on first use; a bad name is `invalid` before anything is touched.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_schema_named_in_the_url_is_created_and_used() {
-    let Some(existing) = PgSchema::new().await else {
+    let Some(existing) = PgSchema::new("t").await else {
         return;
     };
     // A fresh name beside the test's own schema, dropped with it below.

@@ -30,7 +30,8 @@ macro_rules! suite {
             $(
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn $case() {
-                    let Some(schema) = super::PgSchema::new().await else { return };
+                    use super::SchemaStores as _;
+                    let Some(schema) = super::PgSchema::new("t").await else { return };
                     let store = schema.open().await;
                     assert_eq!(store.backend(), "postgres");
                     let case: super::Case = |s| Box::pin(super::$case(s));

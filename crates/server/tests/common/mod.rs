@@ -7,7 +7,6 @@
 pub mod vault;
 
 use serde_json::{json, Value};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use turnstile_connect4::{ConnectFour, ConnectFourAction};
@@ -102,33 +101,13 @@ pub fn test_config() -> ServerConfig {
     }
 }
 
-fn unique_suffix() -> String {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
-    format!(
-        "{}_{}_{}",
-        std::process::id(),
-        nanos % 1_000_000_000_000,
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    )
-}
-
-pub fn pg_url() -> String {
-    std::env::var("TURNSTILE_TEST_POSTGRES")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_owned())
-}
-
-pub fn skip_postgres() -> bool {
-    std::env::var("TURNSTILE_SKIP_POSTGRES").is_ok_and(|v| v == "1")
-}
+#[allow(unused_imports)] // each test file uses its own part
+pub use turnstile_testkit::{pg_url, skip_postgres, OutageProxy, PgSchema};
 
 /// A real database: a SQLite file in a temp dir, or a fresh PostgreSQL schema (dropped after).
 pub enum Db {
     Sqlite(tempfile::TempDir),
-    Postgres { url: String, schema: String },
+    Postgres(PgSchema),
 }
 
 impl Db {
@@ -138,23 +117,7 @@ impl Db {
 
     /// A fresh schema; `None` when `TURNSTILE_SKIP_POSTGRES=1`.
     pub async fn postgres() -> Option<Db> {
-        if skip_postgres() {
-            eprintln!("TURNSTILE_SKIP_POSTGRES=1: skipping a PostgreSQL test");
-            return None;
-        }
-        let url = pg_url();
-        let schema = format!("srv_{}", unique_suffix());
-        let (client, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
-            .await
-            .unwrap_or_else(|e| panic!("PostgreSQL at {url} is unreachable ({e}); set TURNSTILE_SKIP_POSTGRES=1 to skip"));
-        let driver = tokio::spawn(conn);
-        client
-            .batch_execute(&format!("CREATE SCHEMA {schema}"))
-            .await
-            .unwrap();
-        drop(client);
-        let _ = driver.await;
-        Some(Db::Postgres { url, schema })
+        PgSchema::new("srv").await.map(Db::Postgres)
     }
 
     pub fn path(&self) -> String {
@@ -164,7 +127,7 @@ impl Db {
                 .join("turnstile.db")
                 .to_string_lossy()
                 .into_owned(),
-            Db::Postgres { url, .. } => url.clone(),
+            Db::Postgres(pg) => pg.url.clone(),
         }
     }
 
@@ -172,11 +135,11 @@ impl Db {
     pub async fn open_url(&self, url: &str) -> Arc<dyn Store> {
         match self {
             Db::Sqlite(_) => self.open().await,
-            Db::Postgres { schema, .. } => turnstile_store::open_with(
+            Db::Postgres(pg) => turnstile_store::open_with(
                 url,
                 OpenOptions {
                     postgres: PostgresOptions {
-                        schema: Some(schema.clone()),
+                        schema: Some(pg.schema.clone()),
                         connect_timeout: Duration::from_secs(2),
                         ..PostgresOptions::default()
                     },
@@ -191,11 +154,11 @@ impl Db {
     pub async fn open(&self) -> Arc<dyn Store> {
         match self {
             Db::Sqlite(_) => turnstile_store::open(&self.path()).await.unwrap(),
-            Db::Postgres { url, schema } => turnstile_store::open_with(
-                url,
+            Db::Postgres(pg) => turnstile_store::open_with(
+                &pg.url,
                 OpenOptions {
                     postgres: PostgresOptions {
-                        schema: Some(schema.clone()),
+                        schema: Some(pg.schema.clone()),
                         connect_timeout: Duration::from_secs(3),
                         ..PostgresOptions::default()
                     },
@@ -204,33 +167,6 @@ impl Db {
             )
             .await
             .unwrap(),
-        }
-    }
-}
-
-impl Drop for Db {
-    fn drop(&mut self) {
-        if let Db::Postgres { url, schema } = self {
-            let (url, schema) = (url.clone(), schema.clone());
-            let _ = std::thread::spawn(move || {
-                let rt = tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()
-                    .unwrap();
-                rt.block_on(async move {
-                    if let Ok((client, conn)) =
-                        tokio_postgres::connect(&url, tokio_postgres::NoTls).await
-                    {
-                        let driver = tokio::spawn(conn);
-                        let _ = client
-                            .batch_execute(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE"))
-                            .await;
-                        drop(client);
-                        let _ = driver.await;
-                    }
-                });
-            })
-            .join();
         }
     }
 }

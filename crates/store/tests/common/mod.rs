@@ -3,7 +3,6 @@
 
 #![allow(dead_code)]
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -62,20 +61,6 @@ pub async fn seed_match(store: &dyn Store, id: &str) {
         .unwrap();
 }
 
-pub fn unique_suffix() -> String {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
-    format!(
-        "{}_{}_{}",
-        std::process::id(),
-        nanos % 1_000_000_000_000,
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    )
-}
-
 // ----- SQLite ----------------------------------------------------------------------------
 
 pub struct SqliteDb {
@@ -104,50 +89,19 @@ impl SqliteDb {
 
 // ----- PostgreSQL ------------------------------------------------------------------------
 
-pub fn pg_url() -> String {
-    std::env::var("TURNSTILE_TEST_POSTGRES")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_owned())
+#[allow(unused_imports)] // each test file uses its own part
+pub use turnstile_testkit::{pg_url, skip_postgres, unique_suffix, OutageProxy, PgSchema};
+
+/// Opening stores on a test schema.
+pub trait SchemaStores {
+    /// Options that put a store in this schema.
+    fn options(&self) -> OpenOptions;
+    /// Opens a store (a "node") on this schema.
+    async fn open(&self) -> Arc<dyn Store>;
 }
 
-pub fn skip_postgres() -> bool {
-    std::env::var("TURNSTILE_SKIP_POSTGRES").is_ok_and(|v| v == "1")
-}
-
-/// A fresh schema on the test server, dropped when this is dropped.
-pub struct PgSchema {
-    pub url: String,
-    pub schema: String,
-}
-
-impl PgSchema {
-    /// Creates the schema; fails the test if PostgreSQL is unreachable (unless
-    /// `TURNSTILE_SKIP_POSTGRES=1`, then `None`).
-    pub async fn new() -> Option<PgSchema> {
-        if skip_postgres() {
-            eprintln!("TURNSTILE_SKIP_POSTGRES=1: skipping a PostgreSQL test");
-            return None;
-        }
-        let url = pg_url();
-        let schema = format!("t_{}", unique_suffix());
-        let (client, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
-            .await
-            .unwrap_or_else(|e| {
-                panic!(
-                    "PostgreSQL at {url} is unreachable ({e}); start it, or set \
-                     TURNSTILE_SKIP_POSTGRES=1 to skip the PostgreSQL tests"
-                )
-            });
-        let driver = tokio::spawn(conn);
-        client
-            .batch_execute(&format!("CREATE SCHEMA {schema}"))
-            .await
-            .unwrap();
-        drop(client);
-        let _ = driver.await;
-        Some(PgSchema { url, schema })
-    }
-
-    pub fn options(&self) -> OpenOptions {
+impl SchemaStores for PgSchema {
+    fn options(&self) -> OpenOptions {
         OpenOptions {
             postgres: PostgresOptions {
                 schema: Some(self.schema.clone()),
@@ -158,36 +112,8 @@ impl PgSchema {
         }
     }
 
-    /// Opens a store (a "node") on this schema.
-    pub async fn open(&self) -> Arc<dyn Store> {
+    async fn open(&self) -> Arc<dyn Store> {
         open_with(&self.url, self.options()).await.unwrap()
-    }
-}
-
-impl Drop for PgSchema {
-    fn drop(&mut self) {
-        let url = self.url.clone();
-        let schema = self.schema.clone();
-        // Drop may run inside a runtime: do the async cleanup on a thread of its own.
-        let _ = std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap();
-            rt.block_on(async move {
-                if let Ok((client, conn)) =
-                    tokio_postgres::connect(&url, tokio_postgres::NoTls).await
-                {
-                    let driver = tokio::spawn(conn);
-                    let _ = client
-                        .batch_execute(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE"))
-                        .await;
-                    drop(client);
-                    let _ = driver.await;
-                }
-            });
-        })
-        .join();
     }
 }
 
