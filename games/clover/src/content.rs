@@ -84,6 +84,9 @@ pub struct Content {
     pub catalog: BTreeMap<String, CatalogEntry>,
     /// What `CreateCard` chooses from.
     pub pools: Arc<CreationPools>,
+    /// Each owner's trigger mask (`crate::state::trigger_bit`), for listing at scoring only
+    /// the jokers that can act.
+    pub trigger_masks: BTreeMap<String, u32>,
 }
 
 impl std::fmt::Debug for Content {
@@ -177,11 +180,18 @@ impl Content {
         match effects {
             Some(effects) if problems.is_empty() => {
                 let pools = Arc::new(creation_pools(&catalog, &effects));
+                let mut trigger_masks = BTreeMap::new();
+                for row in effects.rows() {
+                    *trigger_masks
+                        .entry(row.owner.as_str().to_owned())
+                        .or_insert(0u32) |= crate::state::trigger_bit(&row.trigger);
+                }
                 Ok(Content {
                     effects,
                     handlers,
                     catalog,
                     pools,
+                    trigger_masks,
                 })
             }
             _ => Err(problems),

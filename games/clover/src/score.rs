@@ -105,6 +105,17 @@ pub(crate) fn key_cache(content: &Content, run: &RunState) -> KeyCache {
             .iter()
             .map(|j| t.owner_key(&format!("joker:{}", j.id)))
             .collect(),
+        joker_masks: run
+            .jokers
+            .iter()
+            .map(|j| {
+                content
+                    .trigger_masks
+                    .get(&format!("joker:{}", j.id))
+                    .copied()
+                    .unwrap_or(0)
+            })
+            .collect(),
         pools: Some(content.pools.clone()),
         built_for: Some((run.jokers.iter().map(|j| j.id.clone()).collect(), t.len())),
     }
@@ -243,8 +254,19 @@ pub fn score_hand(
             r
         }};
     }
+    // Events no present owner has rows for are not fired: they could change nothing.
+    let jokers_answer = |run: &RunState, trigger: &Trigger| {
+        let keys = &run.scoring.keys;
+        keys.joker_masks.len() != run.jokers.len()
+            || keys
+                .joker_masks
+                .iter()
+                .any(|m| m & crate::state::trigger_bit(trigger) != 0)
+    };
     // 2. Before.
-    fire!(Event::new(Trigger::BeforeScoring).by(seat));
+    if jokers_answer(run, &Trigger::BeforeScoring) {
+        fire!(Event::new(Trigger::BeforeScoring).by(seat));
+    }
     run.last_hand = Some(hand);
     if let Some(count) = run.played_counts.get_mut(hand.index()) {
         *count = count.saturating_add(1);
@@ -289,6 +311,7 @@ pub fn score_hand(
             ));
         }
     }
+    let repeats = jokers_answer(run, &Trigger::OnScoredRepeat);
     // 4. Scoring cards.
     let scoring = run.scoring.detected.scoring.clone();
     for &i in &scoring {
@@ -297,15 +320,23 @@ pub fn score_hand(
         }
         let card = Target::Thing(ThingId(PLAYED + i as u32));
         run.scoring.repetitions = 1;
-        fire!(Event::new(Trigger::OnScoredRepeat).by(seat).at(card));
+        let seal = run.scoring.played[i].seal as usize;
+        if repeats || run.scoring.keys.seal[seal].is_some() {
+            fire!(Event::new(Trigger::OnScoredRepeat).by(seat).at(card));
+        }
         let reps = run.scoring.repetitions.clamp(1, 64);
         for _ in 0..reps {
             fire!(Event::new(Trigger::OnCardScored).by(seat).at(card));
         }
     }
     // 5. Held cards.
+    let held_jokers = jokers_answer(run, &Trigger::OnCardHeld);
     for i in 0..run.scoring.held.len() {
         if run.scoring.held_debuffed.get(i).copied().unwrap_or(false) {
+            continue;
+        }
+        let enhancement = run.scoring.held[i].enhancement as usize;
+        if !held_jokers && run.scoring.keys.enhancement[enhancement].is_none() {
             continue;
         }
         let card = Target::Thing(ThingId(HELD + i as u32));
@@ -321,11 +352,23 @@ pub fn score_hand(
         }
     }
     // 6. Jokers, then consumables and the deck.
+    let joker_effects = jokers_answer(run, &Trigger::OnJokerEffect);
     for slot in 0..run.jokers.len() {
         let joker = Target::Thing(ThingId(SLOT + slot as u32));
-        fire!(Event::new(Trigger::OnHandPlayed).by(seat).from(joker));
-        fire!(Event::new(Trigger::OnJokerEffect).by(seat).at(joker));
-        fire!(Event::new(Trigger::OnJokerDone).by(seat).from(joker));
+        let edition = run.jokers[slot].edition as usize;
+        let acts = run
+            .effective_slot(slot)
+            .and_then(|at| run.scoring.keys.joker_masks.get(at))
+            .is_none_or(|m| m & crate::state::trigger_bit(&Trigger::OnHandPlayed) != 0);
+        if acts || run.scoring.keys.edition[edition].is_some() {
+            fire!(Event::new(Trigger::OnHandPlayed).by(seat).from(joker));
+        }
+        if joker_effects {
+            fire!(Event::new(Trigger::OnJokerEffect).by(seat).at(joker));
+        }
+        if run.scoring.keys.edition[edition].is_some() {
+            fire!(Event::new(Trigger::OnJokerDone).by(seat).from(joker));
+        }
     }
     fire!(Event::new(Trigger::OnFinalScore).by(seat));
     // 7. chips × mult, once.
@@ -333,8 +376,11 @@ pub fn score_hand(
     run.scoring.saturated |= product.saturated;
     let score = product.value.max(0);
     for &i in &scoring {
-        let card = Target::Thing(ThingId(PLAYED + i as u32));
-        fire!(Event::new(Trigger::AfterScoring).by(seat).at(card));
+        let enhancement = run.scoring.played[i].enhancement as usize;
+        if run.scoring.keys.enhancement[enhancement].is_some() {
+            let card = Target::Thing(ThingId(PLAYED + i as u32));
+            fire!(Event::new(Trigger::AfterScoring).by(seat).at(card));
+        }
     }
     Ok(receipt(run, Some(hand), false, score, steps))
 }

@@ -286,6 +286,27 @@ pub fn rarity_of_roll(roll: u32) -> u8 {
     }
 }
 
+/// The scoring triggers whose rows a joker may have, each a bit of a joker's trigger mask.
+const MASKED_TRIGGERS: [Trigger; 8] = [
+    Trigger::BeforeScoring,
+    Trigger::OnCardScored,
+    Trigger::OnScoredRepeat,
+    Trigger::OnCardHeld,
+    Trigger::OnHeldRepeat,
+    Trigger::OnHandPlayed,
+    Trigger::OnJokerEffect,
+    Trigger::AfterScoring,
+];
+
+/// The bit of `trigger` in a trigger mask; every bit for a trigger that is not masked (its
+/// owners are always listed).
+pub(crate) fn trigger_bit(trigger: &Trigger) -> u32 {
+    MASKED_TRIGGERS
+        .iter()
+        .position(|t| t == trigger)
+        .map_or(u32::MAX, |i| 1 << i)
+}
+
 /// Owner keys looked up once per table, so listing owners costs no string lookups.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct KeyCache {
@@ -294,6 +315,10 @@ pub(crate) struct KeyCache {
     pub edition: [Option<OwnerKey>; 5],
     pub seal: [Option<OwnerKey>; 5],
     pub jokers: Vec<Option<OwnerKey>>,
+    /// Per joker slot, the triggers its own rows answer ([`trigger_bit`]): a joker without
+    /// rows for an event is not listed for it. Listing it would change nothing (owners without
+    /// rows are skipped) but costs a table lookup per joker per event, the bulk of scoring.
+    pub joker_masks: Vec<u32>,
     /// What `CreateCard` chooses from.
     pub pools: Option<std::sync::Arc<CreationPools>>,
     /// What the cache was built for: the joker ids and the table's row count.
@@ -409,10 +434,19 @@ impl RunState {
         None
     }
 
-    fn push_joker(&self, slot: usize, owners: &mut Owners<'_>) {
+    fn push_joker(&self, slot: usize, owners: &mut Owners<'_>, bit: u32) {
         let Some(at) = self.effective_slot(slot) else {
             return;
         };
+        if self
+            .scoring
+            .keys
+            .joker_masks
+            .get(at)
+            .is_some_and(|mask| mask & bit == 0)
+        {
+            return;
+        }
         // A debuffed joker (a perishable one past its rounds) does nothing, and a copy of one
         // copies nothing.
         if self.jokers.get(slot).is_none_or(Joker::debuffed)
@@ -437,9 +471,9 @@ impl RunState {
         }
     }
 
-    fn push_jokers(&self, owners: &mut Owners<'_>) {
+    fn push_jokers(&self, owners: &mut Owners<'_>, bit: u32) {
         for slot in 0..self.jokers.len() {
-            self.push_joker(slot, owners);
+            self.push_joker(slot, owners, bit);
         }
     }
 
@@ -506,6 +540,7 @@ impl EffectHost for RunState {
     fn owners(&self, event: &Event, owners: &mut Owners<'_>) {
         let seat = Target::Seat(turnstile_core::Seat(0));
         let keys = &self.scoring.keys;
+        let bit = trigger_bit(&event.trigger);
         match &event.trigger {
             Trigger::Passive => {
                 for stake in 1..=self.stake {
@@ -520,7 +555,7 @@ impl EffectHost for RunState {
                         RunState::push_str(owners, boss);
                     }
                 }
-                self.push_jokers(owners);
+                self.push_jokers(owners, bit);
                 for t in &self.tags {
                     RunState::push_str(owners, t);
                 }
@@ -543,11 +578,11 @@ impl EffectHost for RunState {
                         );
                         RunState::push_cached(owners, keys.seal[card.seal as usize], anchor);
                         RunState::push_cached(owners, keys.edition[card.edition as usize], anchor);
-                        self.push_jokers(owners);
+                        self.push_jokers(owners, bit);
                     }
                     Trigger::OnScoredRepeat => {
                         RunState::push_cached(owners, keys.seal[card.seal as usize], anchor);
-                        self.push_jokers(owners);
+                        self.push_jokers(owners, bit);
                     }
                     _ => {
                         RunState::push_cached(
@@ -578,11 +613,11 @@ impl EffectHost for RunState {
                             keys.enhancement[card.enhancement as usize],
                             anchor,
                         );
-                        self.push_jokers(owners);
+                        self.push_jokers(owners, bit);
                     }
                     Trigger::OnHeldRepeat | Trigger::OnDiscard => {
                         RunState::push_cached(owners, keys.seal[card.seal as usize], anchor);
-                        self.push_jokers(owners);
+                        self.push_jokers(owners, bit);
                     }
                     _ => {
                         RunState::push_cached(
@@ -605,7 +640,7 @@ impl EffectHost for RunState {
                 let anchor = Target::Thing(ThingId(n));
                 RunState::push_cached(owners, keys.edition[joker.edition as usize], anchor);
                 if event.trigger == Trigger::OnHandPlayed {
-                    self.push_joker(slot, owners);
+                    self.push_joker(slot, owners, bit);
                 }
             }
             Trigger::OnFinalScore => {
@@ -617,7 +652,7 @@ impl EffectHost for RunState {
             Trigger::OnUse | Trigger::OnBuy | Trigger::OnSell => {
                 if let Some(Target::Thing(ThingId(n))) = event.source {
                     if n >= SLOT {
-                        self.push_joker(n.saturating_sub(SLOT) as usize, owners);
+                        self.push_joker(n.saturating_sub(SLOT) as usize, owners, bit);
                     }
                 } else if let Some(acting) = &self.scoring.acting {
                     RunState::push_str(owners, acting);
@@ -630,7 +665,7 @@ impl EffectHost for RunState {
                 for t in &self.tags {
                     RunState::push_str(owners, t);
                 }
-                self.push_jokers(owners);
+                self.push_jokers(owners, bit);
             }
             Trigger::OnRoundStart | Trigger::OnRoundEnd => {
                 if self.boss_active {
@@ -638,11 +673,11 @@ impl EffectHost for RunState {
                         RunState::push_str(owners, boss);
                     }
                 }
-                self.push_jokers(owners);
+                self.push_jokers(owners, bit);
             }
             _ => {
                 let _ = seat;
-                self.push_jokers(owners);
+                self.push_jokers(owners, bit);
             }
         }
     }
