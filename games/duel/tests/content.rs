@@ -89,3 +89,31 @@ fn mirror_reads_every_preset_as_phases_does() {
         );
     }
 }
+
+/// Duel publishes the engine's three presets as its default content: its copies under
+/// `content/phases/` are the phases crate's files, byte for byte, so a preset fixed there
+/// cannot silently drift here.
+#[test]
+fn the_default_content_publishes_the_three_presets_unchanged() {
+    let source = bundled_source();
+    for (file, text) in turnstile_phases::presets::PRESETS {
+        let path = format!("phases/{file}");
+        let shipped = source
+            .files
+            .get(&path)
+            .unwrap_or_else(|| panic!("{path} is not in the default content"));
+        assert_eq!(
+            shipped.as_slice(),
+            text.as_bytes(),
+            "{path} differs from the preset"
+        );
+    }
+    let bundle = common::bundle();
+    for (file, _) in turnstile_phases::presets::PRESETS {
+        let id = file.trim_end_matches(".json");
+        assert!(
+            bundle.content.phases.catalog.get(id).is_some(),
+            "{id} is not published"
+        );
+    }
+}
