@@ -2,14 +2,14 @@
 //! full activation through the reducer (enter, commands, exit) with a host that does no work,
 //! so the numbers are the reducer's own cost (fingerprints included).
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 use turnstile_core::Fingerprint;
 use turnstile_formula::{Value, VariableSource};
 use turnstile_phases::{
     load_sequence, phase_condition_schema, presets, EdgeContext, EffectMoment, ExitReason,
     HostFailure, PhaseCatalog, PhaseCommand, PhaseDefinition, PhaseGraphReducer, PhaseHost,
-    ValidationContext,
+    PhaseOutcome, PhaseRecord, ValidationContext,
 };
 
 const EXCLUSIVE: &str = include_str!("../tests/fixtures/valid/exclusive-conditions.json");
@@ -84,19 +84,31 @@ fn benches(c: &mut Criterion) {
             _ => &[("PLAY_CARD", &["spell"]), ("POWER", &[]), ("PASS", &[])],
         };
         let initial = reducer.initial_state(sequence).unwrap();
-        group.bench_function(sequence, |b| {
-            b.iter(|| {
-                let mut host = CountingHost { effects_run: 0 };
-                let mut state = reducer.enter(black_box(&initial), &mut host).unwrap().state;
-                for (command_type, tags) in commands {
-                    let command = PhaseCommand { command_type, tags };
-                    state = reducer.command(&state, command, &mut host).unwrap().state;
-                }
-                reducer
-                    .activation_exit(&state, &ExitReason::EndTurnAction, &mut host)
-                    .unwrap()
-            })
-        });
+        let activation = |initial| {
+            let mut host = CountingHost { effects_run: 0 };
+            let mut outcomes = vec![reducer.enter(initial, &mut host).unwrap()];
+            for (command_type, tags) in commands {
+                let command = PhaseCommand { command_type, tags };
+                let state = &outcomes[outcomes.len() - 1].state;
+                let next = reducer.command(state, command, &mut host).unwrap();
+                outcomes.push(next);
+            }
+            let state = &outcomes[outcomes.len() - 1].state;
+            let exit = reducer
+                .activation_exit(state, &ExitReason::EndTurnAction, &mut host)
+                .unwrap();
+            outcomes.push(exit);
+            outcomes
+        };
+        // Throughput in reducer transitions (edges taken, the entry counted as one), so the
+        // report reads transitions per second.
+        let transitions = activation(&initial)
+            .iter()
+            .flat_map(|o: &PhaseOutcome<()>| &o.records)
+            .filter(|r| matches!(r, PhaseRecord::Transition(_) | PhaseRecord::Entered { .. }))
+            .count();
+        group.throughput(Throughput::Elements(transitions as u64));
+        group.bench_function(sequence, |b| b.iter(|| activation(black_box(&initial))));
     }
     group.finish();
 }

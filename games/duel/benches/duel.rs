@@ -39,6 +39,10 @@ fn benches(c: &mut Criterion) {
     group.bench_function("legal candidates", |b| {
         b.iter(|| resolver.candidates(m.state(), Seat(0), 0).unwrap().len())
     });
+    // The compact listing players and the API receive: action kinds with parameter ranges.
+    group.bench_function("legal action kinds", |b| {
+        b.iter(|| resolver.legal_actions(m.state(), Seat(0)).unwrap().len())
+    });
     group.throughput(Throughput::Elements(candidates.len() as u64));
     let ctx = CommandContext {
         seat: Some(Seat(0)),

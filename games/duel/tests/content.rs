@@ -117,3 +117,135 @@ fn the_default_content_publishes_the_three_presets_unchanged() {
         );
     }
 }
+
+/// Appends `text` to the file at `path` of `source`, on a line of its own.
+fn append(source: &mut turnstile_core::BundleSource, path: &str, text: &str) {
+    let mut bytes = source.files[path].clone();
+    if !bytes.ends_with(b"\n") {
+        bytes.push(b'\n');
+    }
+    bytes.extend_from_slice(text.as_bytes());
+    source.insert(path, bytes);
+}
+
+/// An effect row of `effects/cards.tsv` from `(column, value)` pairs, the other cells empty,
+/// in the file's own column order.
+fn effect_row(source: &turnstile_core::BundleSource, cells: &[(&str, &str)]) -> String {
+    let text = std::str::from_utf8(&source.files["effects/cards.tsv"]).unwrap();
+    let header = text.lines().next().unwrap();
+    let row: Vec<&str> = header
+        .split('\t')
+        .map(|column| {
+            cells
+                .iter()
+                .find(|(c, _)| *c == column)
+                .map_or("", |(_, v)| *v)
+        })
+        .collect();
+    format!("{}\n", row.join("\t"))
+}
+
+/// The issue's "done when": a designer adds a card (a row, its effect rows, a deck entry) and a
+/// phase sequence (a file and its manifest line), and a match chooses that sequence in its
+/// config — data alone, no code — and the card plays as its rows say under it.
+#[test]
+fn a_designer_adds_a_card_and_a_phase_sequence_by_editing_data_alone() {
+    let mut source = bundled_source();
+    append(
+        &mut source,
+        "cards.tsv",
+        "frost_nova\tFrost Nova\t4\tSpell\t\t\tspell response\tDeal 2 damage and stun the opponent.\n",
+    );
+    let damage = effect_row(
+        &source,
+        &[
+            ("owner", "card:frost_nova"),
+            ("order", "0"),
+            ("trigger", "OnCardPlayed"),
+            ("condition.$type", "Always"),
+            ("operation.$type", "Damage"),
+            ("operation.amount", "2"),
+            ("scope", "Opponent"),
+            ("duration", "Permanent"),
+        ],
+    );
+    let stun = effect_row(
+        &source,
+        &[
+            ("owner", "card:frost_nova"),
+            ("order", "1"),
+            ("trigger", "OnCardPlayed"),
+            ("condition.$type", "Always"),
+            ("operation.$type", "ApplyStatus"),
+            ("operation.status", "stun"),
+            ("operation.stacks", "1"),
+            ("operation.durationTurns", "1"),
+            ("scope", "Opponent"),
+            ("duration", "Permanent"),
+        ],
+    );
+    append(&mut source, "effects/cards.tsv", &(damage + &stun));
+    let mut decks: serde_json::Value = serde_json::from_slice(&source.files["decks.json"]).unwrap();
+    decks[0]["cards"]
+        .as_array_mut()
+        .unwrap()
+        .push("frost_nova".into());
+    source.insert("decks.json", serde_json::to_vec_pretty(&decks).unwrap());
+    let quick =
+        turnstile_phases::presets::CLASSIC_STYLE.replace("\"classic-style\"", "\"quick-style\"");
+    source.insert("phases/quick-style.json", quick.into_bytes());
+    let mut manifest: serde_json::Value =
+        serde_json::from_slice(&source.files["bundle.json"]).unwrap();
+    manifest["files"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!(
+            { "id": "phases-quick-style", "kind": "phases", "path": "phases/quick-style.json" }
+        ));
+    source.insert("bundle.json", serde_json::to_vec_pretty(&manifest).unwrap());
+
+    let content = Duel::load_content(&source).unwrap_or_else(|p| panic!("{p:#?}"));
+    assert_eq!(content.phases.definitions.len(), 4);
+    let config: turnstile_duel::DuelConfig =
+        serde_json::from_str(r#"{ "phaseSequence": "quick-style" }"#).unwrap();
+    let mut state = Duel::setup(
+        &content,
+        turnstile_core::MatchSetup {
+            config: &config,
+            seed: "designer",
+            seats: 2,
+        },
+    )
+    .unwrap();
+    assert_eq!(state.phase.sequence_id, "quick-style");
+    common::give(&mut state, 0, &["frost_nova"], 4);
+    common::apply(&content, &mut state, 0, common::play(0)).unwrap();
+    assert_eq!(state.seats[1].health, 28);
+    assert_eq!(
+        state.statuses.stacks(
+            turnstile_effects::Target::Seat(turnstile_core::Seat(1)),
+            "stun"
+        ),
+        1
+    );
+
+    // And a config naming a sequence the content does not publish is refused at setup,
+    // naming the ones it does.
+    let config: turnstile_duel::DuelConfig =
+        serde_json::from_str(r#"{ "phaseSequence": "quick-stlye" }"#).unwrap();
+    let refused = Duel::setup(
+        &content,
+        turnstile_core::MatchSetup {
+            config: &config,
+            seed: "designer",
+            seats: 2,
+        },
+    )
+    .unwrap_err();
+    assert_eq!(refused.code, "unknown_sequence");
+    assert!(
+        refused.message.contains("quick-style"),
+        "{}",
+        refused.message
+    );
+}
