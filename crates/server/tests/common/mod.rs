@@ -9,79 +9,19 @@ pub mod vault;
 use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::Duration;
-use turnstile_connect4::{ConnectFour, ConnectFourAction};
-use turnstile_runtime::{Bot, GameRegistry};
+use turnstile_runtime::GameRegistry;
 use turnstile_server::{Rate, Server, ServerConfig};
-use turnstile_sokoban::{Sokoban, SokobanConfig};
 use turnstile_store::{OpenOptions, PostgresOptions, Store};
-use turnstile_tictactoe::mnk::{MatchConfig, MnkState};
-use turnstile_tictactoe::{TicTacToe, TicTacToeAction};
 
 pub const ADMIN: &str = "admin-secret";
 
-pub fn sokoban_source() -> turnstile_core::BundleSource {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games/sokoban/content");
-    turnstile_runtime::read_bundle_dir(&dir).unwrap()
-}
+#[allow(unused_imports)] // the property test uses it
+pub use turnstile_samples::sokoban_source;
 
-/// The games, registered as a binary would (plus Vault, the hidden-information test game).
-/// Duel's and clover's bots are left out: the tests play both seats themselves.
+/// The sample games as the binary registers them, plus Vault, the hidden-information test
+/// game.
 pub fn registry() -> GameRegistry {
-    let mut registry = GameRegistry::new();
-    registry
-        .register::<Sokoban>()
-        .with_content(sokoban_source())
-        .with_default_config(SokobanConfig {
-            collection: "microban".into(),
-            level: 1,
-        });
-    registry
-        .register::<ConnectFour>()
-        .with_content(turnstile_connect4::bundled_source())
-        .with_default_config(MatchConfig::default())
-        .with_bot("strong", |seed, seat| {
-            let bot: Box<dyn Bot<ConnectFour>> =
-                Box::new(turnstile_connect4::StrongBot::new(seed, seat)?);
-            Ok(bot)
-        })
-        .with_timeout(MnkState::turn_index, |turn_index| {
-            ConnectFourAction::Timeout { turn_index }
-        })
-        .with_clock_resumed(
-            |last_heartbeat_tick, takeover_tick| ConnectFourAction::ClockResumed {
-                last_heartbeat_tick,
-                takeover_tick,
-            },
-        )
-        .with_resign(|_| ConnectFourAction::Resign);
-    registry
-        .register::<TicTacToe>()
-        .with_content(turnstile_tictactoe::bundled_source())
-        .with_default_config(MatchConfig::default())
-        .with_bot("strong", |seed, seat| {
-            let bot: Box<dyn Bot<TicTacToe>> =
-                Box::new(turnstile_tictactoe::StrongBot::new(seed, seat)?);
-            Ok(bot)
-        })
-        .with_timeout(MnkState::turn_index, |turn_index| {
-            TicTacToeAction::Timeout { turn_index }
-        })
-        .with_clock_resumed(
-            |last_heartbeat_tick, takeover_tick| TicTacToeAction::ClockResumed {
-                last_heartbeat_tick,
-                takeover_tick,
-            },
-        )
-        .with_resign(|_| TicTacToeAction::Resign);
-    registry
-        .register::<turnstile_duel::Duel>()
-        .with_content(turnstile_duel::content::bundled_source())
-        .with_default_config(turnstile_duel::DuelConfig::default())
-        .with_resign(|_| turnstile_duel::DuelAction::Resign);
-    registry
-        .register::<turnstile_clover::Clover>()
-        .with_content(turnstile_clover::CloverContent::shipped_source())
-        .with_default_config(turnstile_clover::CloverConfig::default());
+    let mut registry = turnstile_samples::registry();
     registry
         .register::<vault::Vault>()
         .with_content(vault::source())

@@ -1,0 +1,206 @@
+//! The sample games — Sokoban, Connect Four, Tic-Tac-Toe, Duel and clover — registered the way
+//! a server serves them: each with its shipped content, its default config, its bots and its
+//! system actions (Timeout and ClockResumed for the timed games, Resign where the game has
+//! one). `turnstile serve`, every other command of the binary and the server's tests take their
+//! registry from here, so there is one list of what Turnstile ships.
+//!
+//! Games know nothing of the runtime; this crate is where they meet it. It must never contain
+//! rules: a bot here only asks the game's own policy, and every action still goes through the
+//! one resolver.
+
+use serde_json::json;
+use turnstile_core::{BundleSource, Game, LegalActionResolver, Seat, Tick};
+use turnstile_runtime::{Bot, GameRegistry};
+
+use turnstile_clover::{Clover, CloverAction, CloverConfig, CloverContent};
+use turnstile_connect4::{ConnectFour, ConnectFourAction};
+use turnstile_duel::{Duel, DuelAction, DuelConfig};
+use turnstile_sokoban::{Sokoban, SokobanConfig, SokobanContent};
+use turnstile_tictactoe::mnk::{MatchConfig, MnkState, Rules};
+use turnstile_tictactoe::{TicTacToe, TicTacToeAction};
+
+type BotResult<G> = Result<Box<dyn Bot<G>>, Box<dyn std::error::Error + Send + Sync>>;
+
+/// Every sample game, registered.
+pub fn registry() -> GameRegistry {
+    let mut registry = GameRegistry::new();
+    register_sokoban(&mut registry);
+    register_connect4(&mut registry);
+    register_tictactoe(&mut registry);
+    register_duel(&mut registry);
+    register_clover(&mut registry);
+    registry
+}
+
+/// The Sokoban bundle shipped in `games/sokoban/content/`, embedded in the binary.
+pub fn sokoban_source() -> BundleSource {
+    let mut source = BundleSource::new();
+    source.insert(
+        "bundle.json",
+        &include_bytes!("../../../games/sokoban/content/bundle.json")[..],
+    );
+    source.insert(
+        "levels/microban.xsb",
+        &include_bytes!("../../../games/sokoban/content/levels/microban.xsb")[..],
+    );
+    source.insert(
+        "levels/microban-ii.xsb",
+        &include_bytes!("../../../games/sokoban/content/levels/microban-ii.xsb")[..],
+    );
+    source
+}
+
+/// Sokoban, Microban level 1 by default; its listing names the collections and their sizes.
+pub fn register_sokoban(registry: &mut GameRegistry) {
+    registry
+        .register::<Sokoban>()
+        .with_content(sokoban_source())
+        .with_default_config(SokobanConfig {
+            collection: "microban".into(),
+            level: 1,
+        })
+        .with_config_options(|content: &SokobanContent| {
+            json!({ "collections": content.collections.iter()
+                .map(|c| json!({ "id": c.id, "levels": c.levels.len() }))
+                .collect::<Vec<_>>() })
+        });
+}
+
+fn mnk_options(rules: &Rules) -> serde_json::Value {
+    serde_json::to_value(rules).unwrap_or_default()
+}
+
+/// Connect Four with its strong bot, server timers and ClockResumed.
+pub fn register_connect4(registry: &mut GameRegistry) {
+    registry
+        .register::<ConnectFour>()
+        .with_content(turnstile_connect4::bundled_source())
+        .with_default_config(MatchConfig::default())
+        .with_config_options(mnk_options)
+        .with_bot("strong", |seed, seat| -> BotResult<ConnectFour> {
+            Ok(Box::new(turnstile_connect4::StrongBot::new(seed, seat)?))
+        })
+        .with_timeout(MnkState::turn_index, |turn_index| {
+            ConnectFourAction::Timeout { turn_index }
+        })
+        .with_clock_resumed(|last_heartbeat_tick, takeover_tick| {
+            ConnectFourAction::ClockResumed {
+                last_heartbeat_tick,
+                takeover_tick,
+            }
+        })
+        .with_resign(|_| ConnectFourAction::Resign);
+}
+
+/// Tic-Tac-Toe with its perfect bot, server timers and ClockResumed.
+pub fn register_tictactoe(registry: &mut GameRegistry) {
+    registry
+        .register::<TicTacToe>()
+        .with_content(turnstile_tictactoe::bundled_source())
+        .with_default_config(MatchConfig::default())
+        .with_config_options(mnk_options)
+        .with_bot("strong", |seed, seat| -> BotResult<TicTacToe> {
+            Ok(Box::new(turnstile_tictactoe::StrongBot::new(seed, seat)?))
+        })
+        .with_timeout(MnkState::turn_index, |turn_index| {
+            TicTacToeAction::Timeout { turn_index }
+        })
+        .with_clock_resumed(|last_heartbeat_tick, takeover_tick| {
+            TicTacToeAction::ClockResumed {
+                last_heartbeat_tick,
+                takeover_tick,
+            }
+        })
+        .with_resign(|_| TicTacToeAction::Resign);
+}
+
+/// Duel's greedy bot, registered as `strong`: it scores each candidate by its preview.
+pub struct StrongDuelBot;
+
+impl Bot<Duel> for StrongDuelBot {
+    fn name(&self) -> &'static str {
+        "strong"
+    }
+
+    fn choose(
+        &mut self,
+        resolver: &LegalActionResolver<'_, Duel>,
+        state: &<Duel as Game>::State,
+        seat: Seat,
+        tick: Tick,
+    ) -> Option<DuelAction> {
+        turnstile_duel::bot::choose_greedy(resolver, state, seat, tick)
+    }
+}
+
+/// Duel under the content's first preset unless the config names another, with its bot.
+pub fn register_duel(registry: &mut GameRegistry) {
+    registry
+        .register::<Duel>()
+        .with_content(turnstile_duel::content::bundled_source())
+        .with_default_config(DuelConfig::default())
+        .with_bot("strong", |_seed, _seat| -> BotResult<Duel> {
+            Ok(Box::new(StrongDuelBot))
+        })
+        .with_resign(|_| DuelAction::Resign);
+}
+
+/// clover's greedy run player, registered as `greedy`: the game's own policy
+/// ([`turnstile_clover::bot_action`]), checked by the resolver like any command.
+pub struct GreedyCloverBot;
+
+impl Bot<Clover> for GreedyCloverBot {
+    fn name(&self) -> &'static str {
+        "greedy"
+    }
+
+    fn choose(
+        &mut self,
+        resolver: &LegalActionResolver<'_, Clover>,
+        state: &<Clover as Game>::State,
+        _seat: Seat,
+        _tick: Tick,
+    ) -> Option<CloverAction> {
+        turnstile_clover::bot_action(resolver.content().content(), state)
+    }
+}
+
+/// clover with its shipped content and its greedy bot.
+pub fn register_clover(registry: &mut GameRegistry) {
+    registry
+        .register::<Clover>()
+        .with_content(CloverContent::shipped_source())
+        .with_default_config(CloverConfig::default())
+        .with_bot("greedy", |_seed, _seat| -> BotResult<Clover> {
+            Ok(Box::new(GreedyCloverBot))
+        });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_sample_game_is_registered_with_valid_content() {
+        let registry = registry();
+        assert_eq!(
+            registry.ids(),
+            ["clover", "connect4", "duel", "sokoban", "tictactoe"]
+        );
+        for id in registry.ids() {
+            let game = registry.get(id).unwrap();
+            let content = game.builtin_content().expect("ships content");
+            assert!(content.is_ok(), "{id}: its shipped content loads");
+        }
+    }
+
+    #[test]
+    fn the_timed_games_have_timeouts_and_clock_resumed() {
+        let registry = registry();
+        for id in ["connect4", "tictactoe"] {
+            let d = registry.get(id).unwrap().describe();
+            assert!(d.timeouts && d.clock_resumed, "{id}");
+        }
+        assert!(!registry.get("sokoban").unwrap().describe().timeouts);
+    }
+}
