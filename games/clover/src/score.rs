@@ -95,27 +95,25 @@ pub(crate) fn key_cache(content: &Content, run: &RunState) -> KeyCache {
         Edition::Negative,
     ];
     let seals = [Seal::None, Seal::Gold, Seal::Red, Seal::Blue, Seal::Purple];
+    // Each joker's owner name is written once and serves both lookups.
+    let (jokers, joker_masks): (Vec<_>, Vec<_>) = run
+        .jokers
+        .iter()
+        .map(|j| {
+            let owner = format!("joker:{}", j.id);
+            (
+                t.owner_key(&owner),
+                content.trigger_masks.get(&owner).copied().unwrap_or(0),
+            )
+        })
+        .unzip();
     KeyCache {
         base: t.owner_key("card:base"),
         enhancement: enh.map(|e| k(e.owner())),
         edition: ed.map(|e| k(e.owner())),
         seal: seals.map(|e| k(e.owner())),
-        jokers: run
-            .jokers
-            .iter()
-            .map(|j| t.owner_key(&format!("joker:{}", j.id)))
-            .collect(),
-        joker_masks: run
-            .jokers
-            .iter()
-            .map(|j| {
-                content
-                    .trigger_masks
-                    .get(&format!("joker:{}", j.id))
-                    .copied()
-                    .unwrap_or(0)
-            })
-            .collect(),
+        jokers,
+        joker_masks,
         pools: Some(content.pools.clone()),
         built_for: Some((run.jokers.iter().map(|j| j.id.clone()).collect(), t.len())),
     }
