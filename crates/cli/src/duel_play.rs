@@ -284,3 +284,32 @@ fn render(view: &DuelView, seat: Seat) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `turnstile play duel --preset P --seat 0=bot:random --seat 1=bot:strong` plays to the
+    /// end under every preset without reading input (a bot that found no legal action, or a
+    /// refused command looping forever, would fail or hang this).
+    #[test]
+    fn bots_play_a_whole_match_under_every_preset() {
+        for preset in turnstile_duel::PRESETS {
+            let outcome = run(["bot:random", "bot:strong"], "cli", Some(preset.to_owned()));
+            assert_eq!(outcome.code, 0, "{preset}: {:?}", outcome.message);
+        }
+    }
+
+    #[test]
+    fn an_unknown_preset_is_a_usage_error_naming_the_sequences() {
+        let outcome = run(
+            ["bot:strong", "bot:strong"],
+            "cli",
+            Some("chess-style".into()),
+        );
+        assert_eq!(outcome.code, crate::exit::USAGE);
+        let message = outcome.message.unwrap_or_default();
+        assert!(message.contains("unknown_sequence"), "{message}");
+        assert!(message.contains("hearthstone-style"), "{message}");
+    }
+}
