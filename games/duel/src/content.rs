@@ -641,6 +641,24 @@ pub fn load(source: &BundleSource) -> Result<DuelContent, Vec<ContentProblem>> {
             ));
         }
     }
+    // A chance roll's outcome would show in a preview of the play (the opponent's health
+    // after a hit), and Duel's preview hides only draws; until it can hide rolls, Duel content
+    // has no `Chance` conditions (docs/duel.md, decision 7).
+    for row in &rows {
+        if matches!(
+            row.value.condition,
+            turnstile_effects::Condition::Chance { .. }
+        ) {
+            problems.push(row.origin.problem(
+                "condition.$type",
+                "chance_not_supported",
+                format!(
+                    "row of `{}`: Duel does not take `Chance` conditions, because a preview of the play would show the roll's outcome to the seat before it commits; use `Always`, `Formula` or `HasStatus`",
+                    row.value.owner
+                ),
+            ));
+        }
+    }
     let status_ids: Vec<&str> = statuses.keys().map(String::as_str).collect();
     let effects = match compile_effects(rows, &status_ids) {
         Ok(e) => Some(e),
