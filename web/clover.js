@@ -7,13 +7,13 @@
 // (booster packs, stickers, whatever the game grows next) are shown by name with the same Buy
 // button, or listed as they are.
 
-import { h, say, legalAction } from "./util.js";
+import { h, say, legalAction, legalAllows } from "./util.js";
 
 const RANKS = { 11: "J", 12: "Q", 13: "K", 14: "A" };
 const SUITS = { spades: ["♠", "dark"], hearts: ["♥", "red"], clubs: ["♣", "dark"], diamonds: ["♦", "red"] };
 // HandType order (games/clover/src/hands.rs): the index of `levels` and of `hand.type`
 export const HANDS = ["highCard", "pair", "twoPair", "threeOfAKind", "straight", "flush", "fullHouse", "fourOfAKind", "straightFlush", "fiveOfAKind", "flushHouse", "flushFive"];
-const KNOWN_VIEW = new Set(["phase", "ante", "blind", "target", "scored", "money", "handsLeft", "discardsLeft", "hand", "deckCount", "deckSize", "jokers", "consumables", "shop", "packs", "pack", "levels", "boss", "won", "tags", "vouchers", "stake", "deck"]);
+const KNOWN_VIEW = new Set(["phase", "ante", "blind", "target", "scored", "money", "handsLeft", "discardsLeft", "hand", "deckCount", "deckSize", "jokers", "consumables", "shop", "packs", "pack", "levels", "boss", "won", "tags", "vouchers", "stake", "deckId", "rerollCost"]);
 const JOKER_FIELDS = new Set(["id", "edition", "counter", "rarity", "copies", "eternal", "perishable", "rental"]);
 // thing ids of a score's steps (games/clover/src/state.rs): played cards, held cards, joker slots
 const PLAYED = 1000, HELD = 2000, SLOT = 3000;
@@ -155,7 +155,10 @@ export function mount(root, ctx) {
 
   const entry = (ref) => cat[ref] || null;
   const nameOf = (ref) => (entry(ref) && entry(ref).name) || (String(ref).split(":")[1] || String(ref)).replace(/_/g, " ");
-  const can = (kind) => seat != null && !busy && snap.status === "active" && !!legalAction(legal, kind);
+  // A kind is open when listed; a slot or index of it only when its parameter's range (the
+  // slots the rules accept now: affordable, with room, not eternal) holds the value.
+  const can = (kind, param, value) => seat != null && !busy && snap.status === "active" && !!legalAction(legal, kind)
+    && (param == null || legalAllows(legal, kind, param, value));
 
   const noted = new Set(); // receipts already counted (the timeline and the stream overlap)
   function noteHistory(r) {
@@ -176,11 +179,12 @@ export function mount(root, ctx) {
 
   /** A button for one legal action kind; `ready` is false while the action lacks its input (no cards selected). */
   function actionButton(label, kind, action, attrs = {}, ready = true) {
-    const ok = can(kind) && ready;
+    const param = action && typeof action === "object" ? ["slot", "index"].find((k) => k in action) : undefined;
+    const ok = can(kind, param, param ? action[param] : undefined) && ready;
     return h("button", {
       type: "button", ...attrs, "data-action": kind, "aria-disabled": ok ? "false" : "true", class: `${attrs.class || ""}${ok ? "" : " inert"}`,
       onclick: () => {
-        if (!can(kind)) { say(snap.status !== "active" ? "The run is over." : `${label}: not now.`, "warning"); return; }
+        if (!ok && ready) { say(snap.status !== "active" ? "The run is over." : `${label}: not now.`, "warning"); return; }
         if (!ready) { say("Select the cards first.", "warning"); return; }
         send(typeof action === "function" ? action() : action);
       },
@@ -221,11 +225,13 @@ export function mount(root, ctx) {
     const at = snap.sequence;
     previewBox.textContent = "Asking the server…";
     try {
-      // only the events are shown: the preview's view would show the cards drawn next
+      // only the events are shown; the server leaves out the cards a preview would draw, and a
+      // score that rides on a chance roll (lucky cards, chance jokers) comes without its number
       const p = await client.preview(matchId, { type: kind, cards });
       if (snap.sequence !== at) return;
       const e = (p.events || []).find((x) => x.type === "handScored");
-      previewBox.textContent = e ? `${handName(e.hand)}: would score ${scoreOf(e).score} (blind total ${e.total} of ${snap.view.target}).`
+      previewBox.textContent = e && e.score == null ? `${handName(e.hand)}: its score depends on chance, so it is shown once played.`
+        : e ? `${handName(e.hand)}: would score ${scoreOf(e).score} (blind total ${e.total} of ${snap.view.target}).`
         : kind === "discard" ? `Discard ${cards.length} card${cards.length === 1 ? "" : "s"} and draw as many.` : "No score.";
     } catch (err) {
       if (snap.sequence === at) previewBox.textContent = err.message;
@@ -318,6 +324,8 @@ export function mount(root, ctx) {
       ...item("Hands", String(v.handsLeft), "hands-left"),
       ...item("Discards", String(v.discardsLeft), "discards-left"),
       ...item("Deck", v.deckSize != null ? `${v.deckCount} / ${v.deckSize}` : String(v.deckCount), "deck-count"),
+      ...(v.stake != null ? item("Stake", `${v.stake}${entry(`stake:s${v.stake}`) ? ` ${nameOf(`stake:s${v.stake}`)}` : ""}`, "stake") : []),
+      ...(v.deckId ? item("Deck kind", nameOf(`deck:${v.deckId}`), "deck-id") : []),
       ...(v.won ? item("Run", "won — endless", "won") : []));
 
     bossBox.hidden = !bossRef;
@@ -386,7 +394,7 @@ export function mount(root, ctx) {
         v.packs && v.packs.length ? [h("h3", {}, "Booster packs"), h("div", { class: "shop packs", role: "list", "aria-label": "Booster packs" }, v.packs.map((ref, i) =>
           offerCard(ref, [], v.money, actionButton("Open", "openPack", { type: "openPack", slot: i }, { "aria-label": `Buy and open ${nameOf(ref)}${costText(ref)}` }), i)))] : null,
         h("div", { class: "row" },
-          actionButton("Reroll", "reroll", { type: "reroll" }),
+          actionButton(v.rerollCost != null ? `Reroll ($${v.rerollCost})` : "Reroll", "reroll", { type: "reroll" }),
           actionButton("Leave the shop", "leaveShop", { type: "leaveShop" }, { class: "primary" })));
     } else if (v.phase === "pack" && v.pack) {
       const p = v.pack;
@@ -456,8 +464,9 @@ export function mount(root, ctx) {
     }))] : [];
     // the view does not say which tags are still held (a tag waiting for its moment), so
     // without `tags` the page lists the ones taken, as the timeline tells
-    if (v.tags) parts.push(...refs("Tags held", v.tags, "tag"));
-    else parts.push(...refs("Tags taken", tagsTaken.map((t) => t.tag), "tag"));
+    // tags held wait for their moment; the ones taken (from the timeline) may be spent already
+    parts.push(...refs("Tags held", v.tags, "tag"));
+    parts.push(...refs("Tags taken", tagsTaken.map((t) => t.tag), "tag"));
     parts.push(...refs("Vouchers", v.vouchers, "voucher"));
     const unknown = Object.entries(v).filter(([k]) => !KNOWN_VIEW.has(k));
     if (unknown.length) parts.push(h("details", { class: "more" }, h("summary", {}, "More of the run"),

@@ -294,8 +294,10 @@ test("clover: play a hand; the score shown is the resolution's", async () => {
   assert.equal(handName.toLowerCase().replace(/ /g, ""), String(scored.hand).toLowerCase());
   // steps, when the receipt carries them, are listed in order and end on the score's chips and mult
   const steps = scored.steps || (typeof scored.score === "object" ? scored.score.steps : null);
-  if (steps) assert.equal(await page.locator("ol.score-steps li").count(), steps.length);
-  else await page.getByTestId("no-steps").waitFor({ timeout: T });
+  assert.ok(Array.isArray(steps) && steps.length > 0, "the receipt carries the score's steps");
+  await page.locator("ol.score-steps li").nth(steps.length - 1).waitFor({ timeout: T });
+  assert.equal(await page.locator("ol.score-steps li").count(), steps.length);
+  assert.deepEqual(await page.locator("ol.score-steps li").evaluateAll((li) => li.map((x) => x.dataset.owner)), steps.map((x) => x.owner));
   // the blind's running total follows
   await page.getByTestId("scored").filter({ hasText: String(scored.total) }).waitFor({ timeout: T });
   assert.equal(await page.getByTestId("hands-left").innerText(), "3");
@@ -381,10 +383,9 @@ test("clover: the shop — buy, sell, leave — from the page's buttons", async 
   await context.close();
 });
 
-// Matches' receipts carry no step list yet (docs/web.md, "What the server does not give the
-// client yet"), so this test hands the page a resolution whose scored hand carries the
-// calculator's receipt for games/clover/examples/flush.json — the same step form — to check
-// the step-by-step display against it.
+// Cross-checks the display with the calculator: this test hands the page a resolution whose
+// scored hand carries the calculator's receipt for games/clover/examples/flush.json — the same
+// step form as a match's receipts — and checks chips, mult, the score and every step's owner.
 test("clover: a score with steps is shown step by step and ends on the receipt's numbers", async () => {
   const bin = process.env.TURNSTILE_BIN || join(REPO, "target", "debug", "turnstile");
   const calc = JSON.parse(execFileSync(bin, ["clover", "score", "--json", join(REPO, "games/clover/examples/flush.json")], { encoding: "utf8" }));

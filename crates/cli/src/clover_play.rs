@@ -468,8 +468,19 @@ fn narrate(event: &CloverEvent, catalog: &Content) -> Option<String> {
                 name(catalog, &format!("tag:{tag}"))
             )
         }
-        CloverEvent::HandScored { hand, score, total } => format!(
-            "{} scores {score} ({total} this blind)",
+        CloverEvent::HandScored {
+            hand,
+            score: Some(score),
+            total: Some(total),
+            steps,
+            ..
+        } => format!(
+            "{} scores {score} ({total} this blind, {} steps)",
+            hand.map_or("nothing", |h| h.name()),
+            steps.len()
+        ),
+        CloverEvent::HandScored { hand, .. } => format!(
+            "{} would score by chance",
             hand.map_or("nothing", |h| h.name())
         ),
         CloverEvent::Discarded { count } => format!("{count} card(s) discarded"),

@@ -269,6 +269,23 @@ pub trait Game: Sized + Send + Sync + 'static {
         Self::redact_event(content, event, viewer)
     }
 
+    /// What `viewer` may learn from the events of a previewed action taken from `before` to
+    /// `after`. The default asks [`Game::preview_event`] of each event; a game overrides it
+    /// when whether an event may be shown depends on the states — an outcome that rode on a
+    /// chance roll shows only in what the two states tell apart.
+    fn preview_events(
+        content: &Self::Content,
+        _before: &Self::State,
+        _after: &Self::State,
+        events: &[Self::Event],
+        viewer: Viewer,
+    ) -> Vec<Self::Event> {
+        events
+            .iter()
+            .filter_map(|e| Self::preview_event(content, e, viewer))
+            .collect()
+    }
+
     /// Whether the match is over.
     fn status(content: &Self::Content, state: &Self::State) -> MatchStatus;
 

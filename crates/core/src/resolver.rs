@@ -126,10 +126,7 @@ impl<'a, G: Game> LegalActionResolver<'a, G> {
             Fingerprint::of(&view).and_then(|v| Fingerprint::of(&next).map(|s| (v, s)));
         Ok(
             fingerprints.map(|(view_fingerprint, state_fingerprint)| Preview {
-                events: events
-                    .iter()
-                    .filter_map(|e| G::preview_event(self.content, e, viewer))
-                    .collect(),
+                events: G::preview_events(self.content, state, &next, &events, viewer),
                 view,
                 view_fingerprint,
                 state_fingerprint,

@@ -249,3 +249,109 @@ on_both_backends!(
     duel_under_every_preset_hides_each_hand_from_the_other_seat,
     duel
 );
+
+/// clover over the API: its legal actions carry their ranges, a played hand's resolution has
+/// the step list, a preview leaves out the cards a discard would draw, and nothing the player
+/// gets holds the deck order, a generator state or the seed while the run goes on.
+async fn clover(db: Db) {
+    let s = TestServer::start(&db).await;
+    let (id, tokens, _) = s
+        .create(json!({"game": "clover", "seats": [{"kind": "human"}], "seed": "api-clover"}))
+        .await;
+    let token = tokens[0].clone().unwrap();
+    let m = |p: &str| format!("/api/v1/matches/{id}{p}");
+    let mut seen = Vec::new();
+    let (status, r) = s
+        .command(&id, &token, "blind", 0, json!({"type": "selectBlind"}))
+        .await;
+    assert_eq!(status, 200, "{r}");
+    seen.push(r);
+
+    let (_, legal) = s.get(&m("/legal-actions"), Some(&token)).await;
+    let play = legal["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["kind"] == "play")
+        .unwrap_or_else(|| panic!("play is open: {legal}"))
+        .clone();
+    assert_eq!(play["params"][0]["range"]["kind"], "subsetOf", "{play}");
+    assert_eq!(play["params"][0]["range"]["max"], 5);
+    seen.push(legal);
+
+    // A discard's preview shows the kept cards only; committed, the hand is full again.
+    let (_, before) = s.get(&m(""), Some(&token)).await;
+    let hand = before["view"]["hand"].as_array().unwrap().clone();
+    let (status, preview) = s
+        .post(
+            &m("/preview"),
+            Some(&token),
+            &json!({"action": {"type": "discard", "cards": [0, 1]}}),
+        )
+        .await;
+    assert_eq!(status, 200, "{preview}");
+    assert_eq!(
+        preview["view"]["hand"].as_array().unwrap()[..],
+        hand[2..],
+        "the previewed hand holds no drawn card"
+    );
+    seen.extend([before, preview]);
+    let (status, r) = s
+        .command(
+            &id,
+            &token,
+            "discard",
+            1,
+            json!({"type": "discard", "cards": [0, 1]}),
+        )
+        .await;
+    assert_eq!(status, 200, "{r}");
+    seen.push(r);
+    let (_, after) = s.get(&m(""), Some(&token)).await;
+    assert_eq!(after["view"]["hand"].as_array().unwrap().len(), hand.len());
+
+    let (status, r) = s
+        .command(
+            &id,
+            &token,
+            "play",
+            2,
+            json!({"type": "play", "cards": [0, 1, 2, 3, 4]}),
+        )
+        .await;
+    assert_eq!(status, 200, "{r}");
+    seen.push(r);
+    let (status, resolution) = s.get(&m("/resolutions/play"), Some(&token)).await;
+    assert_eq!(status, 200, "{resolution}");
+    let scored = resolution["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|step| &step["event"])
+        .find(|e| e["type"] == "handScored")
+        .unwrap_or_else(|| panic!("a scored hand: {resolution}"))
+        .clone();
+    assert!(scored["score"].as_i64().unwrap() > 0, "{scored}");
+    assert!(
+        !scored["steps"].as_array().unwrap().is_empty(),
+        "the resolution lists the score's steps: {scored}"
+    );
+    seen.push(resolution);
+    for path in ["", "/timeline?after=0", "/replay"] {
+        seen.push(s.get(&m(path), Some(&token)).await.1);
+    }
+    for v in &seen {
+        let text = v.to_string();
+        for secret in ["\"streams\"", "\"state\":", "\"deck\":[", "api-clover"] {
+            assert!(
+                !text.contains(secret),
+                "{secret} reached the player: {text}"
+            );
+        }
+    }
+    s.stop().await;
+}
+on_both_backends!(
+    clover_keeps_the_deck_and_the_generators_from_its_player,
+    clover
+);

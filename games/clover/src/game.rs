@@ -6,10 +6,12 @@
 use std::sync::Arc;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use turnstile_core::determinism::Fixed;
 use turnstile_core::{
     ActionKind, BundleSource, CommandContext, ContentProblem, Game, MatchSetup, MatchStatus,
-    Outcome, Rejection, Seat, SetupError, Viewer,
+    Outcome, ParamRange, ParamSpec, Rejection, Seat, SetupError, Viewer,
 };
+use turnstile_effects::Step;
 
 use crate::cards::{standard_deck, Card};
 use crate::content::{Content, CATALOG_FILE, EFFECT_FILES};
@@ -254,14 +256,26 @@ pub enum CloverEvent {
         /// The tag taken.
         tag: String,
     },
-    /// A hand scored.
+    /// A hand scored, with the step list of clover-facts.md's order: every row that acted,
+    /// with its owner, row, and the value before and after.
     HandScored {
         /// The hand.
         hand: Option<HandType>,
-        /// Its score.
-        score: i64,
-        /// Chips so far this blind.
-        total: i64,
+        /// Its score (`None` only in a preview whose score rode on a chance roll).
+        score: Option<i64>,
+        /// Chips so far this blind (`None` as for `score`).
+        total: Option<i64>,
+        /// Chips before the multiplication.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        chips: Option<i64>,
+        /// Mult before the multiplication.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mult: Option<Fixed>,
+        /// Every step, in order (empty in a preview whose score rode on a chance roll).
+        steps: Vec<Step>,
+        /// Whether scoring rolled a chance (a lucky card, a chance joker, a glass break): a
+        /// preview then shows the hand but not its score.
+        chance: bool,
     },
     /// Cards were discarded.
     Discarded {
@@ -339,6 +353,16 @@ pub struct CloverView {
     pub boss: Option<String>,
     /// Won (endless).
     pub won: bool,
+    /// The stake played (1 White … 8 Gold).
+    pub stake: u8,
+    /// The id of the deck chosen at the start (its cards' order stays hidden).
+    pub deck_id: String,
+    /// Tags held, oldest first.
+    pub tags: Vec<String>,
+    /// Vouchers redeemed.
+    pub vouchers: Vec<String>,
+    /// What the next reroll of the shop costs.
+    pub reroll_cost: i64,
 }
 
 fn reject(e: RunError) -> Rejection {
@@ -443,8 +467,10 @@ impl CloverState {
                     .map(|i| self.hand[i])
                     .collect();
                 self.run.hands_left -= 1;
+                let streams_before = self.run.streams.clone();
                 let receipt =
-                    score_hand(&mut self.run, content, &played, &held, false).map_err(effect)?;
+                    score_hand(&mut self.run, content, &played, &held, true).map_err(effect)?;
+                let chance = self.run.streams != streams_before;
                 self.scored = self.scored.saturating_add(receipt.score);
                 // Broken glass leaves the run's deck for good.
                 for &i in &receipt.destroyed {
@@ -458,8 +484,12 @@ impl CloverState {
                 self.hand = held;
                 events.push(CloverEvent::HandScored {
                     hand: receipt.hand,
-                    score: receipt.score,
-                    total: self.scored,
+                    score: Some(receipt.score),
+                    total: Some(self.scored),
+                    chips: Some(receipt.chips),
+                    mult: Some(receipt.mult),
+                    steps: receipt.steps,
+                    chance,
                 });
                 if self.scored >= self.target {
                     let hand = std::mem::take(&mut self.hand);
@@ -767,19 +797,90 @@ impl Game for Clover {
         })
     }
 
-    fn legal_actions(
-        _content: &CloverContent,
-        state: &CloverState,
-        _seat: Seat,
-    ) -> Vec<ActionKind> {
-        let kinds: &[&str] = match state.phase {
-            Phase::SelectBlind => &["selectBlind", "skipBlind", "use"],
-            Phase::Playing => &["play", "discard", "use"],
-            Phase::Shop => &["buy", "sell", "use", "reroll", "openPack", "leaveShop"],
-            Phase::Pack => &["pickPack", "skipPack", "use"],
-            Phase::Lost => &[],
+    /// The kinds open now, each with the values its parameter may take: hand indices for
+    /// `play` and `discard` (a subset of 1 to 5, `discard` only with discards left), and for
+    /// `buy`, `sell`, `openPack`, `pickPack` and `use` the slots whose command the rules would
+    /// accept now (affordable, with room, not eternal). Bare kinds (`selectBlind`, `skipBlind`,
+    /// `reroll`, `skipPack`, `leaveShop`) are listed only when accepted.
+    fn legal_actions(content: &CloverContent, state: &CloverState, seat: Seat) -> Vec<ActionKind> {
+        let accepted = |action: CloverAction| {
+            let ctx = CommandContext {
+                seat: Some(seat),
+                tick: 0,
+            };
+            Self::check(content, state, ctx, &action).is_ok()
         };
-        kinds.iter().map(|k| ActionKind::bare(k)).collect()
+        let slots = |kind: &str, name: &str, n: usize, action: &dyn Fn(u8) -> CloverAction| {
+            let values: Vec<String> = (0..u8::try_from(n).unwrap_or(u8::MAX))
+                .filter(|&i| accepted(action(i)))
+                .map(|i| i.to_string())
+                .collect();
+            (!values.is_empty()).then(|| ActionKind {
+                kind: kind.into(),
+                params: vec![ParamSpec {
+                    name: name.into(),
+                    range: ParamRange::OneOf { values },
+                }],
+            })
+        };
+        let bare =
+            |kind: &str, action: CloverAction| accepted(action).then(|| ActionKind::bare(kind));
+        let cards = |kind: &str| {
+            let n = state.hand.len();
+            (n > 0).then(|| ActionKind {
+                kind: kind.into(),
+                params: vec![ParamSpec {
+                    name: "cards".into(),
+                    range: ParamRange::SubsetOf {
+                        items: (0..n).map(|i| i.to_string()).collect(),
+                        min: 1,
+                        max: u32::try_from(n.min(5)).unwrap_or(5),
+                    },
+                }],
+            })
+        };
+        let mut kinds: Vec<Option<ActionKind>> = match state.phase {
+            Phase::SelectBlind => vec![
+                bare("selectBlind", CloverAction::SelectBlind),
+                bare("skipBlind", CloverAction::SkipBlind),
+            ],
+            Phase::Playing => vec![
+                cards("play"),
+                cards("discard").filter(|_| state.run.discards_left > 0),
+            ],
+            Phase::Shop => vec![
+                slots("buy", "slot", state.shop.len(), &|slot| CloverAction::Buy {
+                    slot,
+                }),
+                slots("sell", "slot", state.run.jokers.len(), &|slot| {
+                    CloverAction::Sell { slot }
+                }),
+                bare("reroll", CloverAction::Reroll),
+                slots("openPack", "slot", state.packs.len(), &|slot| {
+                    CloverAction::OpenPack { slot }
+                }),
+                bare("leaveShop", CloverAction::LeaveShop),
+            ],
+            Phase::Pack => vec![
+                slots(
+                    "pickPack",
+                    "index",
+                    state.pack.as_ref().map_or(0, |p| p.items.len()),
+                    &|index| CloverAction::PickPack { index },
+                ),
+                bare("skipPack", CloverAction::SkipPack),
+            ],
+            Phase::Lost => Vec::new(),
+        };
+        if state.phase != Phase::Lost {
+            kinds.push(slots(
+                "use",
+                "index",
+                state.run.consumables.len(),
+                &|index| CloverAction::Use { index },
+            ));
+        }
+        kinds.into_iter().flatten().collect()
     }
 
     fn enumerate_actions(
@@ -872,7 +973,71 @@ impl Game for Clover {
             levels: r.levels.clone(),
             boss: r.boss.clone(),
             won: state.won,
+            stake: r.stake,
+            deck_id: r.deck.clone(),
+            tags: r.tags.clone(),
+            vouchers: r.vouchers.clone(),
+            reroll_cost: r.rule("reroll_cost").max(0).saturating_add(state.rerolls),
         }
+    }
+
+    /// A preview never tells the player what is hidden from them: cards it would draw are
+    /// counted out of the hand (the deck order stays unknown), and when the action would draw
+    /// from any named stream — a chance roll, a new shop, a pack's contents, a boss, a tag, a
+    /// shuffle — the preview shows the run as it stands now, since every value after such a
+    /// draw may depend on its outcome.
+    fn preview_view(
+        content: &CloverContent,
+        before: &CloverState,
+        after: &CloverState,
+        viewer: Viewer,
+    ) -> CloverView {
+        if before.run.streams != after.run.streams {
+            return Self::view(content, before, viewer);
+        }
+        let mut view = Self::view(content, after, viewer);
+        let drawn = before.deck.len().saturating_sub(after.deck.len());
+        view.hand.truncate(after.hand.len().saturating_sub(drawn));
+        view
+    }
+
+    /// The events of a preview: a scored hand keeps its hand type, and its score and steps
+    /// unless scoring rolled a chance; when the action drew from any named stream, the events
+    /// after the score (a beaten blind, the shop, a pack's contents, a tag) are left out, as the
+    /// view is.
+    fn preview_events(
+        _content: &CloverContent,
+        before: &CloverState,
+        after: &CloverState,
+        events: &[CloverEvent],
+        _viewer: Viewer,
+    ) -> Vec<CloverEvent> {
+        let drew = before.run.streams != after.run.streams;
+        events
+            .iter()
+            .filter_map(|event| match event {
+                CloverEvent::HandScored {
+                    hand, chance: true, ..
+                } => Some(CloverEvent::HandScored {
+                    hand: *hand,
+                    score: None,
+                    total: None,
+                    chips: None,
+                    mult: None,
+                    steps: Vec::new(),
+                    chance: true,
+                }),
+                CloverEvent::HandScored { .. } | CloverEvent::Discarded { .. } => {
+                    Some(event.clone())
+                }
+                _ if drew => None,
+                CloverEvent::PackOpened { pack, .. } => Some(CloverEvent::PackOpened {
+                    pack: pack.clone(),
+                    items: Vec::new(),
+                }),
+                other => Some(other.clone()),
+            })
+            .collect()
     }
 
     fn status(_content: &CloverContent, state: &CloverState) -> MatchStatus {
