@@ -83,12 +83,12 @@ pub fn register_connect4(registry: &mut GameRegistry) {
         .with_timeout(MnkState::turn_index, |turn_index| {
             ConnectFourAction::Timeout { turn_index }
         })
-        .with_clock_resumed(|last_heartbeat_tick, takeover_tick| {
-            ConnectFourAction::ClockResumed {
+        .with_clock_resumed(
+            |last_heartbeat_tick, takeover_tick| ConnectFourAction::ClockResumed {
                 last_heartbeat_tick,
                 takeover_tick,
-            }
-        })
+            },
+        )
         .with_resign(|_| ConnectFourAction::Resign);
 }
 
@@ -105,12 +105,12 @@ pub fn register_tictactoe(registry: &mut GameRegistry) {
         .with_timeout(MnkState::turn_index, |turn_index| {
             TicTacToeAction::Timeout { turn_index }
         })
-        .with_clock_resumed(|last_heartbeat_tick, takeover_tick| {
-            TicTacToeAction::ClockResumed {
+        .with_clock_resumed(
+            |last_heartbeat_tick, takeover_tick| TicTacToeAction::ClockResumed {
                 last_heartbeat_tick,
                 takeover_tick,
-            }
-        })
+            },
+        )
         .with_resign(|_| TicTacToeAction::Resign);
 }
 

@@ -358,7 +358,14 @@ async fn content(db: Db) {
         .collect();
     assert_eq!(
         ids,
-        ["clover", "connect4", "duel", "sokoban", "tictactoe", "vault"]
+        [
+            "clover",
+            "connect4",
+            "duel",
+            "sokoban",
+            "tictactoe",
+            "vault"
+        ]
     );
     let sokoban_revision = games["games"][3]["revision"].as_str().unwrap().to_owned();
     let (status, bundle) = s
