@@ -1,44 +1,18 @@
 //! `turnstile play duel [--preset classic-style|hearthstone-style|priority-window]`: Duel in
 //! the terminal, line by line. It shows the seat's own view only (hand with indices, both
 //! boards, health, mana, statuses, phase, priority and stack), and every command goes to a real
-//! `Match` through the one resolver, as on the server. Also Duel's `strong` bot for the
-//! registry: the game's greedy, preview-scoring bot behind the runtime's `Bot` trait.
+//! `Match` through the one resolver, as on the server; `bot:strong` is the registry's
+//! [`StrongDuelBot`].
 
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
-use turnstile_core::{CommandEnvelope, Game, LegalActionResolver, Seat, Tick, Viewer};
-use turnstile_duel::{bot, Duel, DuelAction, DuelConfig, DuelEvent, DuelView};
+use turnstile_core::{CommandEnvelope, Game, Seat, Viewer};
+use turnstile_duel::{Duel, DuelAction, DuelConfig, DuelEvent, DuelView};
 use turnstile_runtime::{Bot, Match, MatchSpec, RandomBot, SeatSpec, DEFAULT_TICK_RATE};
+use turnstile_samples::StrongDuelBot;
 
 use crate::exit::Outcome;
-
-/// Duel's greedy bot, registered as `strong`.
-pub struct StrongDuelBot;
-
-impl Bot<Duel> for StrongDuelBot {
-    fn name(&self) -> &'static str {
-        "strong"
-    }
-
-    fn choose(
-        &mut self,
-        resolver: &LegalActionResolver<'_, Duel>,
-        state: &<Duel as Game>::State,
-        seat: Seat,
-        tick: Tick,
-    ) -> Option<DuelAction> {
-        bot::choose_greedy(resolver, state, seat, tick)
-    }
-}
-
-/// Builds the `strong` bot for the registry.
-pub fn strong_bot(
-    _seed: &str,
-    _seat: Seat,
-) -> Result<Box<dyn Bot<Duel>>, Box<dyn std::error::Error + Send + Sync>> {
-    Ok(Box::new(StrongDuelBot))
-}
 
 /// Who plays a seat: `human`, `bot:random` or `bot:strong`.
 pub fn run(players: [&'static str; 2], seed: &str, preset: Option<String>) -> Outcome {

@@ -221,16 +221,7 @@ enum ContentCommand {
 
 /// The games this binary serves.
 fn registry() -> GameRegistry {
-    let mut registry = GameRegistry::new();
-    registry.register::<turnstile_sokoban::Sokoban>();
-    registry.register::<turnstile_connect4::ConnectFour>();
-    registry.register::<turnstile_tictactoe::TicTacToe>();
-    registry.register::<turnstile_clover::Clover>();
-    registry
-        .register::<turnstile_duel::Duel>()
-        .with_bot("strong", duel_play::strong_bot)
-        .with_resign(|_| turnstile_duel::DuelAction::Resign);
-    registry
+    turnstile_samples::registry()
 }
 
 fn main() -> ExitCode {

@@ -27,7 +27,7 @@ pub fn run(dir: &Path, target: Target) -> Outcome {
         Ok(source) => source,
         Err(e) => return Outcome::input(e.to_string()),
     };
-    let registry = crate::serve_cmd::server_registry();
+    let registry = turnstile_samples::registry();
     let game = match registry.validate_content(&source) {
         Ok((game, _)) => game,
         Err(problems) => {

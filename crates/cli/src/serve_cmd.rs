@@ -1,17 +1,11 @@
 //! `turnstile serve`: the server and web client over SQLite (`./turnstile.db` by default) or
-//! PostgreSQL, with the sample games registered — Sokoban, Connect Four, Tic-Tac-Toe, Duel and
-//! clover — with their content, bots (`random` for all, `strong` for the m,n,k games and Duel),
-//! and their Timeout and Resign actions where they have them.
+//! PostgreSQL, serving the sample games as `turnstile_samples::registry` registers them —
+//! Sokoban, Connect Four, Tic-Tac-Toe, Duel and clover, with their content, bots (`random` for
+//! all, `strong` for the m,n,k games and Duel, `greedy` for clover) and system actions.
 
 use crate::exit::Outcome;
-use serde_json::json;
 use std::sync::Arc;
-use turnstile_connect4::{ConnectFour, ConnectFourAction};
-use turnstile_runtime::{Bot, GameRegistry};
 use turnstile_server::{Rate, Server, ServerConfig};
-use turnstile_sokoban::{Sokoban, SokobanConfig, SokobanContent};
-use turnstile_tictactoe::mnk::{MatchConfig, MnkState, Rules};
-use turnstile_tictactoe::{TicTacToe, TicTacToeAction};
 
 /// What `turnstile serve` was asked.
 pub struct ServeArgs {
@@ -31,96 +25,6 @@ pub struct ServeArgs {
     pub trust_forwarded_for: bool,
     /// This node's id in leases.
     pub node_id: Option<String>,
-}
-
-/// The Sokoban bundle shipped in `games/sokoban/content/`, embedded in the binary.
-pub fn sokoban_source() -> turnstile_core::BundleSource {
-    let mut source = turnstile_core::BundleSource::new();
-    source.insert(
-        "bundle.json",
-        &include_bytes!("../../../games/sokoban/content/bundle.json")[..],
-    );
-    source.insert(
-        "levels/microban.xsb",
-        &include_bytes!("../../../games/sokoban/content/levels/microban.xsb")[..],
-    );
-    source.insert(
-        "levels/microban-ii.xsb",
-        &include_bytes!("../../../games/sokoban/content/levels/microban-ii.xsb")[..],
-    );
-    source
-}
-
-fn mnk_options(rules: &Rules) -> serde_json::Value {
-    serde_json::to_value(rules).unwrap_or_default()
-}
-
-/// The games this binary serves, with their bots and system actions.
-pub fn server_registry() -> GameRegistry {
-    let mut registry = GameRegistry::new();
-    registry
-        .register::<Sokoban>()
-        .with_content(sokoban_source())
-        .with_default_config(SokobanConfig {
-            collection: "microban".into(),
-            level: 1,
-        })
-        .with_config_options(|content: &SokobanContent| {
-            json!({ "collections": content.collections.iter()
-                .map(|c| json!({ "id": c.id, "levels": c.levels.len() }))
-                .collect::<Vec<_>>() })
-        });
-    registry
-        .register::<ConnectFour>()
-        .with_content(turnstile_connect4::bundled_source())
-        .with_default_config(MatchConfig::default())
-        .with_config_options(mnk_options)
-        .with_bot("strong", |seed, seat| {
-            let bot: Box<dyn Bot<ConnectFour>> =
-                Box::new(turnstile_connect4::StrongBot::new(seed, seat)?);
-            Ok(bot)
-        })
-        .with_timeout(MnkState::turn_index, |turn_index| {
-            ConnectFourAction::Timeout { turn_index }
-        })
-        .with_clock_resumed(
-            |last_heartbeat_tick, takeover_tick| ConnectFourAction::ClockResumed {
-                last_heartbeat_tick,
-                takeover_tick,
-            },
-        )
-        .with_resign(|_| ConnectFourAction::Resign);
-    registry
-        .register::<TicTacToe>()
-        .with_content(turnstile_tictactoe::bundled_source())
-        .with_default_config(MatchConfig::default())
-        .with_config_options(mnk_options)
-        .with_bot("strong", |seed, seat| {
-            let bot: Box<dyn Bot<TicTacToe>> =
-                Box::new(turnstile_tictactoe::StrongBot::new(seed, seat)?);
-            Ok(bot)
-        })
-        .with_timeout(MnkState::turn_index, |turn_index| {
-            TicTacToeAction::Timeout { turn_index }
-        })
-        .with_clock_resumed(
-            |last_heartbeat_tick, takeover_tick| TicTacToeAction::ClockResumed {
-                last_heartbeat_tick,
-                takeover_tick,
-            },
-        )
-        .with_resign(|_| TicTacToeAction::Resign);
-    registry
-        .register::<turnstile_duel::Duel>()
-        .with_content(turnstile_duel::content::bundled_source())
-        .with_default_config(turnstile_duel::DuelConfig::default())
-        .with_bot("strong", crate::duel_play::strong_bot)
-        .with_resign(|_| turnstile_duel::DuelAction::Resign);
-    registry
-        .register::<turnstile_clover::Clover>()
-        .with_content(turnstile_clover::CloverContent::shipped_source())
-        .with_default_config(turnstile_clover::CloverConfig::default());
-    registry
 }
 
 async fn shutdown_signal() {
@@ -192,10 +96,11 @@ pub fn run(args: ServeArgs) -> Outcome {
             node_id: args.node_id,
             ..ServerConfig::default()
         };
-        let server = match Server::start(server_registry(), Arc::clone(&store), config).await {
-            Ok(server) => server,
-            Err(e) => return Outcome::input(format!("cannot start the server: {e}")),
-        };
+        let server =
+            match Server::start(turnstile_samples::registry(), Arc::clone(&store), config).await {
+                Ok(server) => server,
+                Err(e) => return Outcome::input(format!("cannot start the server: {e}")),
+            };
         let listener = match tokio::net::TcpListener::bind(&args.addr).await {
             Ok(l) => l,
             Err(e) => return Outcome::input(format!("cannot listen on {}: {e}", args.addr)),
