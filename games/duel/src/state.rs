@@ -783,6 +783,11 @@ fn start_activation(host: &mut Host<'_>, seat: Seat) -> Result<(), RuleError> {
             }
         }
     }
+    // A seat the activation's own steps (a fatigue draw) bring to 0 has lost before any later
+    // trigger of the turn could heal it: health is checked after each step of the lifecycle.
+    if check_health(host) {
+        return Ok(());
+    }
     let content = host.content;
     let reducer = PhaseGraphReducer::new(&content.phases.catalog, content.revision);
     let state = host.state.phase.clone();
@@ -794,6 +799,9 @@ fn start_activation(host: &mut Host<'_>, seat: Seat) -> Result<(), RuleError> {
         host.events.push(DuelEvent::Phase {
             records: outcome.records,
         });
+    }
+    if check_health(host) {
+        return Ok(());
     }
     host.resolve(Event::new(Trigger::OnTurnStart).by(seat))?;
     check_health(host);

@@ -293,3 +293,18 @@ fn under_hearthstone_style_the_phases_run_refresh_and_draw_on_the_executor() {
     assert!(text.contains("start-to-draw"), "{text}");
     assert_eq!(s.phase.cursor, "main");
 }
+
+#[test]
+fn fatigue_to_zero_loses_before_a_turn_start_heal() {
+    let (b, mut s) = classic();
+    // Seat 1 at 1 health with an empty deck and a Healing Totem (heal 2 at its turn start):
+    // the fatigue draw of its activation brings it to 0, and that ends the match then.
+    s.seats[1].health = 1;
+    s.seats[1].deck.clear();
+    s.seats[1].board.push(unit(900, "healing_totem", 4));
+    let events = apply(&b.content, &mut s, 0, DuelAction::EndTurn).unwrap();
+    assert_eq!(s.seats[1].health, 0, "{events:?}");
+    let result = s.result.as_ref().expect("the match is over");
+    assert_eq!(result.winners, vec![Seat(0)]);
+    assert_eq!(result.kind, "health_zero");
+}
