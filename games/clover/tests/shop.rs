@@ -9,33 +9,13 @@ use turnstile_clover::cards::{Card, Seal, Suit};
 use turnstile_clover::game::{OpenPack, Phase, ShopOffer};
 use turnstile_clover::run::{self, Blind, PackItem};
 use turnstile_clover::state::Stickers;
-use turnstile_clover::{
-    Clover, CloverAction, CloverConfig, CloverContent, CloverState, Content, RunState,
-};
-use turnstile_core::{Game, MatchSetup};
+use turnstile_clover::{Clover, CloverAction, CloverContent, CloverState, Content, RunState};
+use turnstile_core::Game;
 
 fn fresh(content: &Content, seed: &str, stake: u8) -> RunState {
     let mut r = RunState::new(seed, stake, "plain").unwrap();
     run::start_run(&mut r, content).unwrap();
     r
-}
-
-fn new_game(seed: &str, stake: u8) -> (CloverContent, CloverState) {
-    let content = CloverContent::shipped().unwrap();
-    let config = CloverConfig {
-        stake,
-        deck: "plain".into(),
-    };
-    let state = Clover::setup(
-        &content,
-        MatchSetup {
-            config: &config,
-            seed,
-            seats: 1,
-        },
-    )
-    .unwrap();
-    (content, state)
 }
 
 /// A game standing in the shop with `money`, offering `packs`.

@@ -2,13 +2,14 @@
 //! reveal a draw, a chance outcome or a new shop, and legal actions with the values each
 //! parameter may take.
 
+mod common;
+
+use common::new_game;
 use turnstile_clover::cards::Enhancement;
 use turnstile_clover::game::{CloverEvent, CloverView, Phase, ShopOffer};
-use turnstile_clover::{
-    score_hand, Clover, CloverAction, CloverConfig, CloverContent, CloverState,
-};
+use turnstile_clover::{score_hand, Clover, CloverAction, CloverContent, CloverState};
 use turnstile_core::{
-    ActionKind, CommandContext, Game, LegalActionResolver, MatchSetup, ParamRange, Seat, Viewer,
+    ActionKind, CommandContext, Game, LegalActionResolver, ParamRange, Seat, Viewer,
 };
 
 const ME: Viewer = Viewer::Seat(Seat(0));
@@ -17,27 +18,9 @@ const CTX: CommandContext = CommandContext {
     tick: 0,
 };
 
-fn new_game(seed: &str) -> (CloverContent, CloverState) {
-    let content = CloverContent::shipped().unwrap();
-    let config = CloverConfig {
-        stake: 1,
-        deck: "plain".into(),
-    };
-    let state = Clover::setup(
-        &content,
-        MatchSetup {
-            config: &config,
-            seed,
-            seats: 1,
-        },
-    )
-    .unwrap();
-    (content, state)
-}
-
 /// A game in its first blind, with a dealt hand.
 fn playing(seed: &str) -> (CloverContent, CloverState) {
-    let (content, mut state) = new_game(seed);
+    let (content, mut state) = new_game(seed, 1);
     state
         .apply(content.content(), &CloverAction::SelectBlind)
         .unwrap();
@@ -185,7 +168,7 @@ fn a_score_without_chance_is_previewed_exactly() {
 
 #[test]
 fn a_reroll_is_previewed_without_the_new_shop() {
-    let (content, mut state) = new_game("reroll");
+    let (content, mut state) = new_game("reroll", 1);
     state.phase = Phase::Shop;
     state.run.money = 50;
     state.shop = vec![ShopOffer {
@@ -229,7 +212,7 @@ fn legal_actions_carry_the_values_each_parameter_may_take() {
     assert!(kind(&kinds, "discard").is_none(), "no discards left");
 
     // In the shop, only what the money allows.
-    let (content, mut shop) = new_game("legal-shop");
+    let (content, mut shop) = new_game("legal-shop", 1);
     shop.phase = Phase::Shop;
     shop.shop = vec![
         ShopOffer {

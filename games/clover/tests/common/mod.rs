@@ -2,7 +2,10 @@
 #![allow(dead_code)]
 
 use turnstile_clover::cards::{Card, Suit};
-use turnstile_clover::{score_hand, Content, RunState, ScoreReceipt};
+use turnstile_clover::{
+    score_hand, Clover, CloverConfig, CloverContent, CloverState, Content, RunState, ScoreReceipt,
+};
+use turnstile_core::{Game, MatchSetup};
 
 /// The shipped content (loads or panics with its problems).
 pub fn content() -> Content {
@@ -49,4 +52,23 @@ pub fn run_with(content: &Content, jokers: &[&str]) -> RunState {
 pub fn score(content: &Content, jokers: &[&str], played: &str, held: &str) -> ScoreReceipt {
     let mut run = run_with(content, jokers);
     score_hand(&mut run, content, &cards(played), &cards(held), true).unwrap()
+}
+
+/// A new game on the plain deck at `stake`, set up as a match would be.
+pub fn new_game(seed: &str, stake: u8) -> (CloverContent, CloverState) {
+    let content = CloverContent::shipped().unwrap();
+    let config = CloverConfig {
+        stake,
+        deck: "plain".into(),
+    };
+    let state = Clover::setup(
+        &content,
+        MatchSetup {
+            config: &config,
+            seed,
+            seats: 1,
+        },
+    )
+    .unwrap();
+    (content, state)
 }
