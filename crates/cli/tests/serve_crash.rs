@@ -115,6 +115,14 @@ async fn drive(
     }
 }
 
+/// The tests' HTTP client: a request that takes over 10 s fails the test instead of hanging it.
+fn http_client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .timeout(Duration::from_secs(10))
+        .build()
+        .unwrap()
+}
+
 /// Creates a match; returns its id and the first seat's token.
 async fn create(client: &reqwest::Client, base: &str, body: Value) -> (String, String) {
     let created: Value = client
@@ -163,10 +171,7 @@ fn a_killed_server_loses_no_acknowledged_command_and_applies_none_twice() {
         .enable_all()
         .build()
         .unwrap();
-    let client = reqwest::Client::builder()
-        .timeout(Duration::from_secs(10))
-        .build()
-        .unwrap();
+    let client = http_client();
     let mut server = serve(&db);
     let base = server.base.clone();
     let matches: Vec<(String, String)> = runtime.block_on(async {
@@ -327,10 +332,7 @@ fn a_restart_after_kill_9_resumes_the_turn_clock_without_the_outage() {
         .enable_all()
         .build()
         .unwrap();
-    let client = reqwest::Client::builder()
-        .timeout(Duration::from_secs(10))
-        .build()
-        .unwrap();
+    let client = http_client();
     let mut server = serve(&db);
     let base = server.base.clone();
     // Blitz: 30 ticks a turn; 10 ticks a second, so 3 s.
