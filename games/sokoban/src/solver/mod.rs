@@ -29,6 +29,7 @@
 //! assert_eq!((solution.lurd.as_str(), solution.moves, solution.pushes), ("RR", 2, 2));
 //! ```
 
+mod corral;
 mod freeze;
 mod graph;
 mod matching;

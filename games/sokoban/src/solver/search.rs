@@ -12,6 +12,7 @@
 //! The search is pure: it reads no clock. It stops on its node budget, on its memory budget
 //! (the bytes of its own tables, checked before they grow), or when its cancel flag is raised.
 
+use super::corral::Corrals;
 use super::freeze::freeze_deadlock;
 use super::graph::{CellGraph, NONE};
 use super::matching::Matcher;
@@ -120,6 +121,7 @@ struct Search<'g> {
     queue: Vec<u16>,
     matcher: Matcher,
     stack: Vec<u16>,
+    corrals: Corrals,
 }
 
 /// Searches from `boxes` (compact cells, any order) and `player` (a compact cell).
@@ -155,6 +157,7 @@ pub(crate) fn search(
         queue: Vec::with_capacity(graph.len()),
         matcher: Matcher::default(),
         stack: Vec::new(),
+        corrals: Corrals::default(),
     };
     let report = |ending, nodes, s: &Search<'_>| Report {
         ending,
@@ -414,8 +417,21 @@ impl Search<'_> {
         for &c in &self.queue {
             self.region[usize::from(c)] = mark;
         }
+        // PI-corral pruning (not for move-optimal search: it may reorder walks).
+        let fence = if self.strategy.exact_player() {
+            None
+        } else {
+            let mut corrals = std::mem::take(&mut self.corrals);
+            let region = &self.region;
+            let fence = corrals.fence(graph, &self.occupied, &|c| region[usize::from(c)] == mark);
+            self.corrals = corrals;
+            fence
+        };
         let mut result = Expansion::Done;
         'boxes: for (k, &b) in current.iter().enumerate() {
+            if fence.as_ref().is_some_and(|f| !f.contains(&b)) {
+                continue;
+            }
             for d in 0..graph.dirs {
                 let behind = graph.next(b, usize::from(graph.opposite[d]));
                 if behind == NONE || self.region[usize::from(behind)] != mark {
