@@ -79,7 +79,7 @@ fn microban_levels_solve_within_small_budgets_and_verify() {
         }
     }
     eprintln!("microban: {solved}/{} within 20000 nodes", levels.len());
-    assert!(solved >= 140, "only {solved} Microban levels solved");
+    assert!(solved >= 145, "only {solved} Microban levels solved");
 }
 
 fn tiny(rows: &str) -> Level {
