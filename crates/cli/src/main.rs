@@ -17,6 +17,7 @@ mod replay_cmd;
 mod serve_cmd;
 mod sokoban_cmd;
 mod sokoban_file;
+mod sokoban_solve;
 mod sokoban_tui;
 
 use clap::{Parser, Subcommand};
@@ -60,7 +61,7 @@ enum Command {
         #[arg(long)]
         replay: Option<PathBuf>,
     },
-    /// Sokoban level collections: play, check, verify.
+    /// Sokoban level collections: play, check, verify, solve, optimize.
     Sokoban {
         #[command(subcommand)]
         command: SokobanCommand,
@@ -172,6 +173,71 @@ enum SokobanCommand {
         #[arg(long)]
         replay_out: Option<PathBuf>,
     },
+    /// Solve levels: per level, solved or not, the LURD solution, moves, pushes, time, nodes.
+    /// Exit 0 when every level asked for is solved, 1 otherwise.
+    Solve {
+        /// An XSB collection or a numeric-grid level file.
+        file: PathBuf,
+        /// Only this level, from 1 in file order (default: every level, with a progress bar).
+        #[arg(long)]
+        level: Option<u32>,
+        /// Solve for the fewest pushes or moves (proven optimal; for small levels).
+        #[arg(long, value_enum)]
+        optimal: Option<sokoban_solve::Metric>,
+        /// One JSON object per level on standard output.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        budget: SolverBudget,
+    },
+    /// Shorten a LURD solution: loops cut, walks re-planned, then an optimal search bounded by
+    /// it. Exit 0 with the (verified) best solution found, 1 if the given one does not solve.
+    Optimize {
+        /// An XSB collection or a numeric-grid level file.
+        file: PathBuf,
+        /// The level, from 1 in file order.
+        #[arg(long)]
+        level: u32,
+        /// The solution to shorten, in LURD.
+        #[arg(long)]
+        solution: String,
+        /// What to minimize (the other count breaks ties).
+        #[arg(long, value_enum, default_value = "moves")]
+        metric: sokoban_solve::Metric,
+        /// Print the result as JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        budget: SolverBudget,
+    },
+}
+
+/// The solver's budget flags.
+#[derive(clap::Args)]
+struct SolverBudget {
+    /// Seconds per level.
+    #[arg(long, default_value_t = 10)]
+    time_limit: u64,
+    /// Parallel searches per level (a portfolio of strategies; results may differ run to run).
+    #[arg(long, default_value_t = 1)]
+    threads: u32,
+    /// Memory for the search's tables, in GiB (e.g. 2 or 0.5); running out is "not solved".
+    #[arg(long, default_value = "1")]
+    memory_limit: String,
+    /// Nodes per level and thread (default: no limit but time and memory).
+    #[arg(long)]
+    nodes: Option<u64>,
+}
+
+impl SolverBudget {
+    fn budget(self) -> sokoban_solve::Budget {
+        sokoban_solve::Budget {
+            time_limit: self.time_limit,
+            nodes: self.nodes,
+            memory_limit: self.memory_limit,
+            threads: self.threads,
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -256,6 +322,27 @@ fn main() -> ExitCode {
                 solution,
                 replay_out,
             } => sokoban_cmd::verify(&file, level, &solution, replay_out.as_deref()),
+            SokobanCommand::Solve {
+                file,
+                level,
+                optimal,
+                json,
+                budget,
+            } => sokoban_solve::solve(&sokoban_solve::SolveArgs {
+                file: &file,
+                level,
+                budget: budget.budget(),
+                optimal,
+                json,
+            }),
+            SokobanCommand::Optimize {
+                file,
+                level,
+                solution,
+                metric,
+                json,
+                budget,
+            } => sokoban_solve::optimize(&file, level, &solution, metric, &budget.budget(), json),
         },
         Command::Replay {
             command: ReplayCommand::Verify { file },
