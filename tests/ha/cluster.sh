@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # A PostgreSQL high-availability cluster on this machine for Turnstile's failover test: one etcd
-# member and two PostgreSQL 15 nodes managed by Patroni (one primary, one synchronous standby,
-# synchronous_mode_strict, so a commit is acknowledged only once it is on both nodes), all on
-# 127.0.0.1 away from the machine's own PostgreSQL on 5432. Patroni and etcd run as the
+# member and three PostgreSQL nodes managed by Patroni — one primary, one synchronous standby
+# (synchronous_mode_strict: a commit is acknowledged only once it is flushed on the standby too)
+# and one asynchronous replica that becomes the synchronous standby when the old one is
+# promoted, so writes resume at promotion instead of waiting for the killed node to rejoin
+# (docs/deploy.md says why) — all on 127.0.0.1, away from the machine's own PostgreSQL on 5432. Patroni and etcd run as the
 # `postgres` user; their packages (Debian's `patroni` and `etcd-server`) are installed when
 # missing.
 #
@@ -11,20 +13,21 @@
 #   tests/ha/cluster.sh url            # the multi-host URL Turnstile nodes use
 #   tests/ha/cluster.sh primary        # the primary's node name (pg1 or pg2)
 #   tests/ha/cluster.sh wait-sync [S]  # wait until a primary has a streaming synchronous standby
+#   tests/ha/cluster.sh wait-members [S]  # wait until every member runs (a killed one rejoined)
 #   tests/ha/cluster.sh kill NODE      # kill -9 that node's Patroni and every PostgreSQL process
 #   tests/ha/cluster.sh revive NODE    # start that node's Patroni again (it rejoins, pg_rewind)
 #   tests/ha/cluster.sh stop           # stop everything this script started, by pid
 #
 # Everything lives under $HA_DIR (default /tmp/turnstile-ha). Ports: etcd 23790/23800,
-# PostgreSQL 15432 (pg1) and 15433 (pg2), Patroni's REST API 18008 and 18009.
+# PostgreSQL 15432-15434 (pg1-pg3), Patroni's REST API 18008-18010.
 set -euo pipefail
 
 HA_DIR=${HA_DIR:-/tmp/turnstile-ha}
 ETCD_CLIENT=23790
 ETCD_PEER=23800
-NODES=(pg1 pg2)
-declare -A PG_PORT=([pg1]=15432 [pg2]=15433)
-declare -A API_PORT=([pg1]=18008 [pg2]=18009)
+NODES=(pg1 pg2 pg3)
+declare -A PG_PORT=([pg1]=15432 [pg2]=15433 [pg3]=15434)
+declare -A API_PORT=([pg1]=18008 [pg2]=18009 [pg3]=18010)
 # Failure detection: the leader key lives TTL seconds; Patroni loops every LOOP_WAIT seconds.
 TTL=${HA_TTL:-12}
 LOOP_WAIT=${HA_LOOP_WAIT:-2}
@@ -109,6 +112,8 @@ bootstrap:
         max_replication_slots: 10
         max_connections: 100
         shared_buffers: 64MB
+        # A recent checkpoint keeps pg_rewind of a killed primary short.
+        checkpoint_timeout: 60s
   initdb:
     - encoding: UTF8
     - data-checksums
@@ -200,6 +205,25 @@ wait_sync() {
   done
 }
 
+# Every member is up and following (a killed node has rejoined).
+all_members_up() {
+  local json
+  json=$(cluster_json) || return 1
+  [ "$(echo "$json" | jq '[.members[] | select(.state == "running" or .state == "streaming")] | length')" = "${#NODES[@]}" ]
+}
+
+wait_members() {
+  local limit=${1:-120} start=$SECONDS
+  while ! all_members_up; do
+    if [ $((SECONDS - start)) -ge "$limit" ]; then
+      log "not every member is up after ${limit}s"
+      cluster_json >&2 || true
+      return 1
+    fi
+    sleep 0.5
+  done
+}
+
 # kill -9 a node's Patroni and every process of its PostgreSQL (postmaster and children), by pid.
 kill_node() {
   local node=$1 pids=() pm
@@ -235,7 +259,9 @@ start() {
   done
   [ -n "$(primary 2>/dev/null)" ] || { log "no primary (see $HA_DIR/pg1/patroni.log)"; exit 3; }
   revive pg2
+  revive pg3
   wait_sync 180
+  wait_members 180
   local p
   p=$(primary)
   if ! psql -h 127.0.0.1 -p "${PG_PORT[$p]}" -U postgres -d postgres -tAc \
@@ -267,7 +293,7 @@ stop() {
 }
 
 url() {
-  echo "postgres://postgres@127.0.0.1:${PG_PORT[pg1]},127.0.0.1:${PG_PORT[pg2]}/turnstile?target_session_attrs=read-write"
+  echo "postgres://postgres@127.0.0.1:${PG_PORT[pg1]},127.0.0.1:${PG_PORT[pg2]},127.0.0.1:${PG_PORT[pg3]}/turnstile?target_session_attrs=read-write"
 }
 
 case "${1:-}" in
@@ -278,7 +304,8 @@ case "${1:-}" in
   primary) primary ;;
   port) echo "${PG_PORT[$2]}" ;;
   wait-sync) wait_sync "${2:-120}" ;;
+  wait-members) wait_members "${2:-120}" ;;
   kill) kill_node "$2" ;;
   revive) revive "$2" ;;
-  *) echo "usage: $0 start|stop|status|url|primary|port NODE|wait-sync [S]|kill NODE|revive NODE" >&2; exit 2 ;;
+  *) echo "usage: $0 start|stop|status|url|primary|port NODE|wait-sync [S]|wait-members [S]|kill NODE|revive NODE" >&2; exit 2 ;;
 esac
