@@ -12,7 +12,7 @@ import { h, say, legalAction, legalAllows } from "./util.js";
 const RANKS = { 11: "J", 12: "Q", 13: "K", 14: "A" };
 const SUITS = { spades: ["♠", "dark"], hearts: ["♥", "red"], clubs: ["♣", "dark"], diamonds: ["♦", "red"] };
 // HandType order (games/clover/src/hands.rs): the index of `levels` and of `hand.type`
-export const HANDS = ["highCard", "pair", "twoPair", "threeOfAKind", "straight", "flush", "fullHouse", "fourOfAKind", "straightFlush", "fiveOfAKind", "flushHouse", "flushFive"];
+export const HANDS = ["high_card", "pair", "two_pair", "three_of_a_kind", "straight", "flush", "full_house", "four_of_a_kind", "straight_flush", "five_of_a_kind", "flush_house", "flush_five"];
 const KNOWN_VIEW = new Set(["phase", "ante", "blind", "target", "scored", "money", "handsLeft", "discardsLeft", "hand", "deckCount", "deckSize", "jokers", "consumables", "shop", "packs", "pack", "levels", "boss", "won", "tags", "vouchers", "stake", "deckId", "rerollCost"]);
 const JOKER_FIELDS = new Set(["id", "edition", "counter", "rarity", "copies", "eternal", "perishable", "rental"]);
 // thing ids of a score's steps (games/clover/src/state.rs): played cards, held cards, joker slots

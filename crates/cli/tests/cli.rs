@@ -333,3 +333,34 @@ fn clover_score_prints_the_receipt_or_says_why_not() {
     assert_eq!(receipt["score"], 29220);
     check(&["clover", "score", "no/such.json"], 3, &["no/such.json"]);
 }
+
+#[test]
+fn a_closed_standard_output_ends_the_calculator_quietly() {
+    // The reader is gone before the binary starts, so its first write meets a broken pipe:
+    // the command must end with success and no panic, as `… --json | head` expects.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = Command::new(env!("CARGO_BIN_EXE_turnstile"))
+        .args(["clover", "score", "games/clover/examples/flush.json", "--json"])
+        .current_dir(root())
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+}
+
+#[test]
+fn calculator_errors_print_their_code_once() {
+    let dir = temp("calc");
+    let _ = std::fs::create_dir_all(&dir);
+    let six = dir.join("six.json");
+    let card = r#"{"rank":"2","suit":"spades"}"#;
+    std::fs::write(&six, format!(r#"{{"played":[{}]}}"#, vec![card; 6].join(","))).unwrap();
+    let out = turnstile(&["clover", "score", six.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert_eq!(stderr.matches("too_many_cards").count(), 1, "{stderr}");
+}
