@@ -4,6 +4,7 @@
 #![forbid(unsafe_code)]
 
 mod bench;
+mod chaos;
 mod clover_cmd;
 mod clover_play;
 mod content_cmd;
@@ -115,6 +116,12 @@ enum Command {
         /// Seconds of load (1 to 600).
         #[arg(long, default_value_t = 10)]
         duration: u64,
+    },
+    /// Failure campaigns: kill -9 cycles of the server under load, load through several nodes,
+    /// and the checks that nothing acknowledged was lost or applied twice.
+    Chaos {
+        #[command(subcommand)]
+        command: chaos::ChaosCommand,
     },
     /// End-to-end throughput of a game's rules, receipts and replays, as JSON lines.
     Bench {
@@ -406,6 +413,7 @@ fn main() -> ExitCode {
             duration_s: duration,
         }),
         Command::Bench { game, commands } => bench::run(&game, commands),
+        Command::Chaos { command } => chaos::run(&registry, command),
     };
     outcome.finish()
 }
