@@ -380,7 +380,8 @@ async function matchPage(root, matchId, tokenParam, debugOpen) {
               } }, "Resign")
             : null,
           h("button", { type: "button", class: "debug-toggle", "aria-keyshortcuts": "~", title: "Developer tools (~)", onclick: toggleDebug }, "Debug"))),
-      ...(over ? [h("p", { class: "result-line", "data-testid": "result-line" }, `Game over: ${outcomeText(s.game, s.outcome, { viewerSeat: s.viewer.seat ?? null, seats: s.seats }) || "finished"}.`)] : []));
+      // a game's own module shows its result on its table; the generic view needs the line here
+      ...(over && !g.own ? [h("p", { class: "result-line", "data-testid": "result-line" }, `Game over: ${outcomeText(s.game, s.outcome, { viewerSeat: s.viewer.seat ?? null, seats: s.seats }) || "finished"}.`)] : []));
   }
 
   function toggleDebug() {

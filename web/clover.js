@@ -170,7 +170,7 @@ export function stepWords(step, { played = [], held = [], nameOf = () => null } 
   } else if (role === "mult") {
     if (op === "BaseMult") what = `base mult ${a}`;
     else if (/Halve/.test(op)) what = `mult halved (${b} → ${a})`;
-    else if (/Mul/.test(op)) what = `×${ratio(b, a)} mult (${b} → ${a})`;
+    else if (/^Mul/.test(op)) what = `×${ratio(b, a)} mult (${b} → ${a})`;
     else { const d = diff(b, a); what = `${d >= 0 ? "+" : ""}${d} mult (${b} → ${a})`; }
   } else if (op === "Retrigger") what = "plays again";
   else if (op === "Destroy") what = "breaks";

@@ -121,7 +121,8 @@ export function mountDebug(parent, { session, client, matchId, seat, game, onClo
     if (seat == null) { say("A spectator has no moves.", "warning"); return; }
     try {
       const legal = await client.legalActions(matchId);
-      const choices = (legal.actions || []).map((a) => actionFrom(a)).filter(Boolean);
+      // a bot plays the game: it never resigns (a developer who wants that sends it as JSON)
+      const choices = (legal.actions || []).filter((a) => !/resign/i.test(a.kind)).map((a) => actionFrom(a)).filter(Boolean);
       if (!choices.length) { say("This seat has no legal action now.", "warning"); return; }
       const action = choices[Math.floor(Math.random() * choices.length)];
       input.value = JSON.stringify(action);

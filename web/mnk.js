@@ -32,7 +32,9 @@ export function registerMnk({ id, title, blurb, order, names, pieces = null, gra
       case "won": return `${wins(r.seat)} with ${r.line ? r.line.length : ""} in a row!`;
       case "draw": return "A draw: the board is full.";
       case "resigned": return `${who(r.seat)} resigned. ${wins(r.seat ^ 1)}.`;
-      case "forfeited": return `${who(r.seat)} ran out of time ${r.timeouts} turns in a row and forfeits; ${wins(r.seat ^ 1)}.`;
+      case "forfeited": return who(r.seat) === "You"
+        ? `You ran out of time ${r.timeouts} turns in a row and forfeit. ${wins(r.seat ^ 1)}.`
+        : `${who(r.seat)} ran out of time ${r.timeouts} turns in a row and forfeits. ${wins(r.seat ^ 1)}.`;
       default: return "The game is over.";
     }
   }
@@ -47,7 +49,7 @@ export function registerMnk({ id, title, blurb, order, names, pieces = null, gra
     else if (a.type === "timeout") {
       const ended = (r.events || []).find((e) => e.type === "turn" && e.event && e.event.type === "turnEnded");
       const loser = ended && ended.event && (ended.event.seat ?? ended.event.player);
-      parts.push(`Time ran out for ${loser != null ? who(loser) : "the player to move"}`);
+      parts.push(loser != null && who(loser) === "You" ? "Your time ran out" : `Time ran out for ${loser != null ? who(loser) : "the player to move"}`);
     } else if (a.type === "skip") parts.push(`${who(r.seat)} skipped the turn`);
     else if (a.type === "resign") parts.push(`${who(r.seat)} resigned`);
     else if (placed) parts.push(`${who(placed.seat)} played`);
