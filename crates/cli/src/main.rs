@@ -40,7 +40,9 @@ enum Command {
         command: CloverCommand,
     },
     /// Play a game in the terminal: connect4, tictactoe, duel or clover. Seats are numbered
-    /// from 0; each `--seat N=human|bot:random|bot:strong` (default human; clover: `0=bot`).
+    /// from 0, as in the API; cards and options you type count from 1. Every seat is a person
+    /// unless `--seat N=bot:random|bot:strong` says otherwise (clover has one seat; `--seat 0=bot`
+    /// lets its greedy bot play the run).
     Play {
         /// connect4, tictactoe, duel or clover.
         game: String,
