@@ -3,7 +3,8 @@
 // pages keep out of sight — match id, revision, sequence, fingerprints — and gives the tools:
 //
 //   Match    ids, revision, sequence/step, ticks, the seat's view fingerprint
-//   View     the seat's view as JSON; once the match has ended, the full replay (seed included)
+//   View     the seat's view as JSON; the full state (`GET .../state`: once the match has ended,
+//            or under `serve --dev`) and, after the end, the seed and config
 //   Actions  the legal actions with their parameter ranges; preview any action; send any action
 //            as JSON; a bot step (a random legal action for this seat, from its ranges)
 //   Log      the receipt log with time travel: step back and forward through the match, each
@@ -89,14 +90,22 @@ export function mountDebug(parent, { session, client, matchId, seat, game, onClo
   }
   async function renderView() {
     const ended = snap.status !== "active";
+    const stateBox = h("div", { "data-testid": "debug-state" });
     panes.View.replaceChildren(h("h3", {}, seat == null ? "The spectator's view" : `Seat ${seat}'s view`), json(snap.view, "debug-view"),
       h("h3", {}, "Full state"),
-      ended ? h("p", {}, "The match has ended: its full replay (seed, config, every receipt) re-derives the full state.") : h("p", { class: "muted" }, "Hidden while the match runs: a seat sees only its own view. After the end, the full replay is here."),
-      ended ? h("button", { type: "button", onclick: async (ev) => {
-        ev.target.disabled = true;
-        try { const file = await client.replay(matchId); ev.target.replaceWith(dl([["Seed", h("code", {}, file.seed || "—")], ["Config", json(file.config)], ["Receipts", String((file.entries || []).length)]])); }
-        catch (e) { say(e.message, "error"); ev.target.disabled = false; }
-      } }, "Load the full replay") : null);
+      h("p", { class: "muted" }, ended ? "The match has ended: its full state and replay are open to every token."
+        : "Hidden while the match runs (it holds what seats may not see), unless the server runs with `serve --dev`."),
+      h("div", { class: "row" },
+        h("button", { type: "button", "data-testid": "debug-load-state", onclick: async () => {
+          try { const st = await client.request("GET", `/api/v1/matches/${encodeURIComponent(matchId)}/state`); stateBox.replaceChildren(json(st.state, "debug-full-state")); }
+          catch (e) { stateBox.replaceChildren(h("p", { class: "error" }, `${e.code}: ${e.message}`)); }
+        } }, "Load the full state"),
+        ended ? h("button", { type: "button", onclick: async (ev) => {
+          ev.target.disabled = true;
+          try { const file = await client.replay(matchId); stateBox.replaceChildren(dl([["Seed", h("code", {}, file.seed || "—")], ["Config", json(file.config)], ["Receipts", String((file.entries || []).length)]])); }
+          catch (e) { say(e.message, "error"); } finally { ev.target.disabled = false; }
+        } }, "Seed and config") : null),
+      stateBox);
   }
 
   // ---- Actions ----

@@ -50,8 +50,8 @@ export async function mountReplay(root, { client = null, matchId = null, importe
   const label = h("output", { for: "scrub", class: "step-label", "data-testid": "step-label" });
   const prev = h("button", { type: "button", "aria-label": "Step back", "aria-keyshortcuts": "ArrowLeft", onclick: () => { stop(); go(pos - 1); } }, "◀");
   const next = h("button", { type: "button", "aria-label": "Step forward", "aria-keyshortcuts": "ArrowRight", onclick: () => { stop(); go(pos + 1); } }, "▶");
-  const first = h("button", { type: "button", "aria-label": "First step", onclick: () => { stop(); go(0); } }, "⏮");
-  const last = h("button", { type: "button", "aria-label": "Last step", onclick: () => { stop(); go(entries.length); } }, "⏭");
+  const first = h("button", { type: "button", "aria-label": "First step", onclick: () => { stop(); go(0); } }, "«");
+  const last = h("button", { type: "button", "aria-label": "Last step", onclick: () => { stop(); go(entries.length); } }, "»");
   const playB = h("button", { type: "button", class: "primary play-pause", "aria-keyshortcuts": "Space", "data-testid": "autoplay", onclick: () => (timer ? stop() : start()) }, "Play");
   const speed = h("select", { id: "replay-speed", "aria-label": "Speed" }, SPEEDS.map(([n, ms]) => h("option", { value: ms, selected: ms === 800 }, n)));
   speed.addEventListener("change", () => { if (timer) { stop(); start(); } });

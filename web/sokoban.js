@@ -80,7 +80,10 @@ export function mount(root, ctx) {
   const dead = h("p", { class: "dead-warning", role: "status" });
   const banner = h("div", { class: "solved-banner", hidden: true, role: "status" });
   const svgWrap = h("div", { class: "board-wrap sokoban-wrap" });
-  const help = h("p", { class: "help muted" }, canPlay
+  const touch = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+  const help = h("p", { class: "help muted" }, canPlay && touch
+    ? "Tap a square to walk there · drag a box (or tap it, then a square) to push it there · the pad moves one step."
+    : canPlay
     ? "Arrows or WASD move · U/Z undo · R/Y redo · Backspace restart · click a cell to walk there · drag a box (or click it, then a cell) to push it there."
     : "You are watching: the board follows the player live.");
 
@@ -89,7 +92,11 @@ export function mount(root, ctx) {
       h("div", { class: "sokoban-top" }, title, counters),
       canPlay ? h("div", { class: "toolbar", role: "toolbar", "aria-label": "Sokoban controls" }, undoB, redoB, restartB,
         h("span", { class: "spacer" }), picker.el, goB) : null,
-      dead, banner, svgWrap, help));
+      dead, banner, svgWrap,
+      // on a touch screen the arrow keys are not there: a pad of the four moves under the board
+      canPlay ? h("div", { class: "dpad", role: "group", "aria-label": "Move" }, [["up", "▲"], ["left", "◀"], ["down", "▼"], ["right", "▶"]].map(([d, glyph]) =>
+        h("button", { type: "button", class: `dpad-${d}`, "data-move": d, "aria-label": `Move ${d}`, onclick: () => send({ type: "move", direction: d }) }, glyph))) : null,
+      help));
 
   // Load the collection sizes for the picker (from the games list) without blocking the board.
   new Client().games().then(({ games }) => {

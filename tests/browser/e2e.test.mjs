@@ -666,7 +666,7 @@ for (const [size, viewport] of SIZES) {
     await page.goto(server.url + "/");
     await page.locator(".play-now").nth(4).waitFor({ timeout: T });
     assert.equal(await page.evaluate(() => window.scrollY), 0, "the lobby opens at its top");
-    assert.ok(await fitsWidth(page), "the lobby fits the width");
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= viewport.width, "the lobby fits the width");
     await assertPlayerFacing(page, `lobby (${size})`);
     await page.screenshot({ path: screenshotPath(`lobby-${size}.png`), fullPage: true });
     for (const game of ["sokoban", "connect4", "tictactoe", "duel", "clover"]) {
@@ -685,9 +685,17 @@ for (const [size, viewport] of SIZES) {
         assert.ok(await onScreen(page, '[data-testid="score-box"] .tally'), `${size}: chips × mult on screen after Play hand`);
       }
       if (game === "duel") await page.locator(".duel-hand .duel-card").first().waitFor({ timeout: T });
+      if (game === "sokoban" && size === "phone") {
+        // no arrow keys on a phone: the on-screen pad moves the player (the default level's first move is down)
+        await page.locator('.dpad [data-move="down"]').click();
+        await page.getByTestId("moves").filter({ hasText: "1" }).waitFor({ timeout: T });
+        assert.match(await page.locator(".sokoban .help").innerText(), /Tap/, "the help speaks of taps on a touch screen");
+      }
       if (game === "connect4" || game === "tictactoe") await page.getByTestId("turn-status").filter({ hasText: "Your turn" }).waitFor({ timeout: T });
       await page.waitForTimeout(400); // let motion settle before the screenshot
-      assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, `${game} fits ${viewport.width} px`);
+      // against the test's width, not innerWidth: a phone's layout viewport widens to fit overflow
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(wide <= viewport.width, `${game} fits ${viewport.width} px (the page is ${wide} px wide)`);
       if (game !== "clover") assert.ok(await onScreen(page, BOARDS[game] === ".duel-main" ? ".duel-seat.them" : BOARDS[game]), `${size}: the ${game} board is on screen`);
       const clash = await overlapping(page, [".match-head", ".turn-banner", ".mnk-board", ".mnk-log", "svg.sokoban-board", ".toolbar", ".duel-seat", ".play-area", ".duel-hand", ".clover-bar", ".score-box", ".hand"]);
       assert.deepEqual(clash, [], `${size}: no boxes overlap on ${game}`);
@@ -788,6 +796,20 @@ test("?debug=1 opens the panel on a match page", async () => {
   await page.getByTestId("debug-panel").getByRole("tab", { name: "View" }).click();
   assert.match(await page.getByTestId("debug-view").innerText(), /"collection": "microban"/);
   await page.screenshot({ path: screenshotPath("debug-panel-sokoban.png"), fullPage: false });
+  await context.close();
+});
+
+test("the debug panel shows the full state once the match has ended", async () => {
+  const api = new Client({ base: server.url });
+  const created = await api.createMatch({ game: "connect4", seats: [{ kind: "human" }, { kind: "human" }] });
+  await api.withToken(created.seats[0].token).resign(created.matchId);
+  const { context, page } = await newPage(browser, problems);
+  await page.goto(`${server.url}/#/match/${created.matchId}?token=${created.seats[1].token}&debug=1`);
+  await page.getByTestId("debug-panel").getByRole("tab", { name: "View" }).click();
+  await page.getByTestId("debug-load-state").click();
+  await page.getByTestId("debug-full-state").waitFor({ timeout: T });
+  assert.match(await page.getByTestId("debug-full-state").innerText(), /\{/);
+  await page.getByRole("button", { name: "Rematch" }).waitFor({ timeout: T });
   await context.close();
 });
 

@@ -104,6 +104,10 @@ enum Command {
         /// This node's id in leases (default: `local` on SQLite, random on PostgreSQL).
         #[arg(long)]
         node_id: Option<String>,
+        /// Development mode: the debug panel may show a running match's full state (never on
+        /// a public server: it reveals hands and decks).
+        #[arg(long)]
+        dev: bool,
     },
     /// Bounded load against a server on this machine; prints commands/s and latency as JSON.
     Loadtest {
@@ -301,6 +305,7 @@ fn main() -> ExitCode {
             create_rate,
             trust_forwarded_for,
             node_id,
+            dev,
         } => serve_cmd::run(serve_cmd::ServeArgs {
             addr,
             database,
@@ -310,6 +315,7 @@ fn main() -> ExitCode {
             create_rate,
             trust_forwarded_for,
             node_id,
+            dev,
         }),
         Command::Loadtest {
             addr,

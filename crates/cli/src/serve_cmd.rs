@@ -25,6 +25,8 @@ pub struct ServeArgs {
     pub trust_forwarded_for: bool,
     /// This node's id in leases.
     pub node_id: Option<String>,
+    /// Development mode: running matches' full state through `GET .../state`.
+    pub dev: bool,
 }
 
 async fn shutdown_signal() {
@@ -94,6 +96,7 @@ pub fn run(args: ServeArgs) -> Outcome {
             },
             trust_forwarded_for: args.trust_forwarded_for,
             node_id: args.node_id,
+            dev: args.dev,
             ..ServerConfig::default()
         };
         let server =

@@ -693,6 +693,42 @@ pub async fn replay(
     Ok(Json(file).into_response())
 }
 
+/// `GET /api/v1/matches/{matchId}/state`: the match's full state, for developers (the web
+/// client's debug panel). Hidden information stays hidden while it matters: the state is
+/// given once the match has ended, or at any time by a server started with `serve --dev`.
+#[utoipa::path(get, path = "/api/v1/matches/{match_id}/state", tag = "matches",
+    params(("match_id" = String, Path, description = "The match id")),
+    responses((status = 200, description = "`{matchId, sequence, ended, state}`: the game's full state as JSON"),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
+    security(("bearer" = [])))]
+pub async fn full_state(
+    State(hub): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let (slot, _role) = authenticated(&hub, &id, &headers).await?;
+    let guard = hub.lock(&slot).await?;
+    let m = loaded_match(&guard)?;
+    let ended = hub.has_ended(&slot, m);
+    if !ended && !hub.config.dev {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "state_hidden",
+            "the full state of a running match is hidden (it holds what seats may not see); it is given once the match has ended, or by a server started with `serve --dev`",
+        ));
+    }
+    let state = m
+        .snapshot()
+        .map_err(|_| ApiError::internal("write the state"))?;
+    Ok(Json(serde_json::json!({
+        "matchId": id,
+        "sequence": m.sequence(),
+        "ended": ended,
+        "state": state,
+    }))
+    .into_response())
+}
+
 /// `GET /api/v1/content/{game}/{revision}`.
 #[utoipa::path(get, path = "/api/v1/content/{game}/{revision}", tag = "content",
     params(("game" = String, Path, description = "The game id"), ("revision" = String, Path, description = "`sha256:...`, or `current`")),

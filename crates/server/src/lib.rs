@@ -257,6 +257,7 @@ impl Server {
             .route("/api/v1/matches/{match_id}/events", get(stream::events))
             .route("/api/v1/matches/{match_id}/resign", post(api::resign))
             .route("/api/v1/matches/{match_id}/replay", get(api::replay))
+            .route("/api/v1/matches/{match_id}/state", get(api::full_state))
             .route(
                 "/api/v1/content/{game}",
                 post(api::publish_content).layer(DefaultBodyLimit::max(config.max_content_bytes)),

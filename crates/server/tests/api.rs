@@ -10,6 +10,7 @@ use common::{read_events, Db, TestServer, ADMIN};
 use serde_json::{json, Value};
 use std::time::Duration;
 use turnstile_runtime::ReplayFile;
+use turnstile_server::ServerConfig;
 
 fn sokoban() -> Value {
     json!({ "game": "sokoban", "config": { "collection": "microban", "level": 1 }, "seats": [{ "kind": "human" }] })
@@ -836,4 +837,61 @@ async fn cors_is_off_by_default_and_allows_only_configured_origins() {
         .unwrap();
     assert!(other.headers().get("access-control-allow-origin").is_none());
     on.stop().await;
+}
+
+/// The debug panel's full state: hidden while a match runs (it holds what seats may not see),
+/// given once it has ended, and at any time by a server started with `serve --dev`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_full_state_is_hidden_until_the_end_unless_the_server_is_in_dev_mode() {
+    let db = Db::sqlite();
+    let s = TestServer::start(&db).await;
+    let (id, tokens, spectator) = s.create(sokoban()).await;
+    let t0 = tokens[0].clone().unwrap();
+    let state = format!("/api/v1/matches/{id}/state");
+    let (status, body) = s.get(&state, Some(&t0)).await;
+    assert_eq!(status, 403, "{body}");
+    assert_eq!(body["error"]["code"], "state_hidden", "{body}");
+    let (status, _) = s.get(&state, None).await;
+    assert_eq!(status, 401, "a token is needed");
+    // solve Microban 1: the match ends and its state is given to every token
+    let mut seq = 0;
+    for c in "dlUrrrdLullddrUluRuulDrddrruLdlUU".chars() {
+        let direction = match c.to_ascii_lowercase() {
+            'l' => "left",
+            'u' => "up",
+            'r' => "right",
+            _ => "down",
+        };
+        let (status, r) = s
+            .command(&id, &t0, &format!("c{seq}"), seq, mv(direction))
+            .await;
+        assert_eq!(status, 200, "{r}");
+        seq = r["sequence"].as_u64().unwrap();
+    }
+    let (status, body) = s.get(&state, Some(&spectator)).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["ended"], true);
+    assert_eq!(body["sequence"], 33);
+    assert!(body["state"].is_object(), "{body}");
+    s.stop().await;
+
+    let dev = TestServer::start_with(
+        &db,
+        ServerConfig {
+            dev: true,
+            ..common::test_config()
+        },
+    )
+    .await;
+    let (id, tokens, _) = dev.create(sokoban()).await;
+    let (status, body) = dev
+        .get(
+            &format!("/api/v1/matches/{id}/state"),
+            tokens[0].as_deref(),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["ended"], false);
+    assert_eq!(body["sequence"], 0);
+    dev.stop().await;
 }
