@@ -346,6 +346,13 @@ async function matchPage(root, matchId, tokenParam, debugOpen) {
     onConnection: (state, d) => !gone && setConn(state === "open" ? "● live" : state === "reconnecting" ? `○ reconnecting${d && d.delay ? ` in ${Math.ceil(d.delay / 1000)} s` : "…"}` : state === "closed" ? "○ offline" : "○ connecting…", state),
   });
   const snap = await session.start();
+  // Fair clocks: this seat has opened the board. A timed match's clock starts when every human
+  // seat has (or after the server's wait), as a logged system command (docs/turns.md).
+  if (snap.viewer.kind === "seat" && snap.status === "active" && snap.sequence === 0) {
+    client.request("POST", `/api/v1/matches/${encodeURIComponent(matchId)}/ready`, {})
+      .then((r) => { if (r && !r.clockRunning) session.refresh().catch(() => {}); })
+      .catch((e) => say(e.message, "warning"));
+  }
   canResign = !!((await games()).find((x) => x.id === snap.game) || {}).resign;
   const seat = snap.viewer.kind === "seat" ? snap.viewer.seat : null;
   saveToken({ matchId, game: snap.game, token, role: seat == null ? "spectator" : "seat", seat });
@@ -380,8 +387,23 @@ async function matchPage(root, matchId, tokenParam, debugOpen) {
               } }, "Resign")
             : null,
           h("button", { type: "button", class: "debug-toggle", "aria-keyshortcuts": "~", title: "Developer tools (~)", onclick: toggleDebug }, "Debug"))),
+      ...(s.clockStart ? [clockWaitLine(s, g)] : []),
       // a game's own module shows its result on its table; the generic view needs the line here
       ...(over && !g.own ? [h("p", { class: "result-line", "data-testid": "result-line" }, `Game over: ${outcomeText(s.game, s.outcome, { viewerSeat: s.viewer.seat ?? null, seats: s.seats }) || "finished"}.`)] : []));
+  }
+
+  /** "Waiting for Yellow to open the board: the clock starts when everyone is here, or in 24 s." */
+  function clockWaitLine(s, g) {
+    const c = s.clockStart;
+    const me = s.viewer.kind === "seat" ? s.viewer.seat : null;
+    const others = c.waitingFor.filter((x) => x !== me).map((x) => g.seatName(x));
+    const secondsLeft = () => Math.max(0, Math.ceil((c.startsByTick - session.serverTickNow()) / s.tickRate));
+    const left = h("span", { class: "left" }, `, or in ${secondsLeft()} s`);
+    const el = h("p", { class: "clock-wait", "data-testid": "clock-wait", role: "status" },
+      others.length ? `Waiting for ${others.join(" and ")} to open the board: ` : "Opening the board: ",
+      "the clock starts when everyone is here", left, ".");
+    const t = setInterval(() => { if (!el.isConnected) clearInterval(t); else left.textContent = `, or in ${secondsLeft()} s`; }, 500);
+    return el;
   }
 
   function toggleDebug() {

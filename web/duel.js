@@ -519,7 +519,7 @@ function drawDuelFrame(x, info) {
     const hp = x.health[i];
     return h("div", { class: `duel-seat mini${x.active === i ? " active" : ""}` },
       h("strong", {}, words.who(i)), x.active === i ? h("span", { class: "badge turn" }, "to act") : null,
-      h("div", { class: "stat health" }, h("span", { class: "label" }, "Health"), h("strong", {}, `${words.who(i)}: ${hp ?? "?"}`),
+      h("div", { class: "stat health" }, h("span", { class: "label" }, "Health"), h("strong", {}, `${hp ?? "?"}`),
         h("span", { class: "bar" }, h("span", { style: `width:${hp == null ? 0 : Math.max(0, Math.min(100, Math.round((100 * hp) / max)))}%` }))));
   };
   return h("div", { class: "duel-replay", "data-testid": "replay-summary", "aria-label": "The table at this step" },

@@ -51,6 +51,7 @@ export function registerMnk({ id, title, blurb, order, names, pieces = null, gra
       const loser = ended && ended.event && (ended.event.seat ?? ended.event.player);
       parts.push(loser != null && who(loser) === "You" ? "Your time ran out" : `Time ran out for ${loser != null ? who(loser) : "the player to move"}`);
     } else if (a.type === "skip") parts.push(`${who(r.seat)} skipped the turn`);
+    else if (/^clock/i.test(a.type || "")) parts.push(r.commandId === "clock-resumed:0" ? "Everyone is here: the clock starts" : "The clock resumed (the time the server was away did not count)");
     else if (a.type === "resign") parts.push(`${who(r.seat)} resigned`);
     else if (placed) parts.push(`${who(placed.seat)} played`);
     else parts.push(`${who(r.seat)} moved`);

@@ -555,7 +555,7 @@ test("Duel: priority-window against a bot — legal cards highlighted, preview o
   await page.getByTestId("step-label").filter({ hasText: /Step 0 of \d+/ }).waitFor({ timeout: T });
   await page.getByRole("button", { name: "Last step" }).click();
   await page.getByTestId("step-label").filter({ hasText: /Step (\d+) of \1/ }).waitFor({ timeout: T });
-  assert.match(await page.getByTestId("replay-summary").innerText(), new RegExp(`Opponent: ${health}`));
+  assert.match(await page.getByTestId("replay-summary").innerText(), new RegExp(`Opponent[\\s\\S]*?Health\\s*${health}\\b`));
   await page.locator("#scrub").fill("1");
   await page.getByTestId("replay-summary").locator(".stack-card", { hasText: "(You)" }).waitFor({ timeout: T });
   await page.screenshot({ path: screenshotPath("replay-duel.png"), fullPage: true });
@@ -713,6 +713,35 @@ for (const [size, viewport] of SIZES) {
     await context.close();
   });
 }
+
+test("Tic-Tac-Toe: a timed clock waits for both players to open the board, shown to both", async () => {
+  const api = new Client({ base: server.url });
+  const created = await api.createMatch({ game: "tictactoe", config: { turnConfig: "timed" }, seats: [{ kind: "human" }, { kind: "human" }] });
+  const x = await newPage(browser, problems);
+  await x.page.goto(`${server.url}/#/match/${created.matchId}?token=${created.seats[0].token}`);
+  await x.page.getByTestId("clock-wait").filter({ hasText: "Waiting for O to open the board" }).waitFor({ timeout: T });
+  assert.equal(await x.page.getByTestId("timer").innerText(), "", "no time counts while O is away");
+  await x.page.waitForTimeout(2500); // O takes a while to come (the server waits up to 5 s)
+  assert.equal((await api.withToken(created.seats[0].token).snapshot(created.matchId)).sequence, 0, "nothing happened meanwhile");
+  const o = await newPage(browser, problems);
+  await o.page.goto(`${server.url}/#/match/${created.matchId}?token=${created.seats[1].token}`);
+  // both are here: the clock starts, logged, and both pages show the timer with the whole turn
+  for (const p of [x.page, o.page]) {
+    await p.locator("ol.log li", { hasText: "Everyone is here: the clock starts" }).waitFor({ timeout: T });
+    await p.getByTestId("clock-wait").waitFor({ state: "detached", timeout: T });
+  }
+  await x.page.getByTestId("timer").filter({ hasText: /You have \d+\.\d s/ }).waitFor({ timeout: T });
+  const secs = Number((await x.page.getByTestId("timer").innerText()).match(/(\d+\.\d) s/)[1]);
+  // "timed" turns last 15 s: had the clock run from creation, over 2.5 s would be gone
+  assert.ok(secs > 13, `the first turn's time starts when both are here (${secs} s of 15)`);
+  await o.page.getByTestId("timer").filter({ hasText: /X has \d+\.\d s/ }).waitFor({ timeout: T });
+  const { receipts } = await api.withToken(created.seats[0].token).timeline(created.matchId, 0);
+  assert.equal(receipts[0].commandId, "clock-resumed:0");
+  assert.equal(receipts[0].seat, null);
+  await x.page.screenshot({ path: screenshotPath("tictactoe-clock-started.png"), fullPage: true });
+  await x.context.close();
+  await o.context.close();
+});
 
 test("the replay viewer starts at the beginning and autoplays at the chosen speed", async () => {
   const api = new Client({ base: server.url });

@@ -50,7 +50,8 @@ export async function startServer() {
   const dir = mkdtempSync(join(tmpdir(), "turnstile-browser-"));
   const port = await freePort();
   let output = "";
-  const child = spawn(bin, ["serve", "--addr", `127.0.0.1:${port}`, "--database", join(dir, "test.db")], { stdio: ["ignore", "pipe", "pipe"] });
+  // a short fair-start wait, so the tests see a timed match's clock start by itself too
+  const child = spawn(bin, ["serve", "--addr", `127.0.0.1:${port}`, "--database", join(dir, "test.db"), "--clock-start-wait", "5"], { stdio: ["ignore", "pipe", "pipe"] });
   child.stdout.on("data", (d) => { output += d; });
   child.stderr.on("data", (d) => { output += d; });
   const backend = `http://127.0.0.1:${port}`;

@@ -66,7 +66,12 @@ pub fn run(players: [&'static str; 2], seed: &str, preset: Option<String>) -> Ou
                 Some(a) => {
                     println!(
                         "seat {seat} (bot) plays {}",
-                        describe(&a, &game.view(Viewer::Referee), seat, &game.bundle().content)
+                        describe(
+                            &a,
+                            &game.view(Viewer::Referee),
+                            seat,
+                            &game.bundle().content
+                        )
                     );
                     a
                 }
@@ -135,7 +140,7 @@ fn parse(line: &str) -> Parsed {
     let mut words = line.split_whitespace();
     match (words.next(), words.next()) {
         // people count the hand from 1; the action's index is from 0
-        (Some("p"), Some(n)) => match n.parse::<u8>() {
+        (Some("p"), Some(n)) => match n.parse::<u16>() {
             Ok(k) if k >= 1 => Parsed::Action(DuelAction::PlayCard { hand: k - 1 }),
             _ => Parsed::Unknown,
         },
@@ -162,11 +167,7 @@ fn card_line(content: &DuelContent, id: &str) -> String {
     };
     let kind = match c.kind {
         CardKind::Spell => "spell".to_owned(),
-        CardKind::Unit => format!(
-            "unit {}/{}",
-            c.attack.unwrap_or(0),
-            c.health.unwrap_or(0)
-        ),
+        CardKind::Unit => format!("unit {}/{}", c.attack.unwrap_or(0), c.health.unwrap_or(0)),
     };
     let response = if c.tag_list().any(|t| t == "response") {
         ", response"
@@ -232,10 +233,7 @@ fn narrate(event: &DuelEvent, content: &DuelContent) -> Option<String> {
             damage,
             ..
         } => match defender {
-            Some(_) => format!(
-                "seat {seat}'s {} strikes a unit for {damage}",
-                name(card)
-            ),
+            Some(_) => format!("seat {seat}'s {} strikes a unit for {damage}", name(card)),
             None => format!(
                 "seat {seat}'s {} strikes the opponent for {damage}",
                 name(card)
@@ -300,7 +298,11 @@ fn render(view: &DuelView, seat: Seat, content: &DuelContent) -> String {
     }
     if let Some(hand) = &view.seats[usize::from(seat.0)].hand {
         for (i, c) in hand.iter().enumerate() {
-            out.push_str(&format!("    {}. {}\n", i + 1, card_line(content, &c.card_id)));
+            out.push_str(&format!(
+                "    {}. {}\n",
+                i + 1,
+                card_line(content, &c.card_id)
+            ));
         }
     }
     out

@@ -108,6 +108,10 @@ enum Command {
         /// a public server: it reveals hands and decks).
         #[arg(long)]
         dev: bool,
+        /// Seconds a timed match's clock waits for every human seat to open the board before
+        /// it starts anyway.
+        #[arg(long, default_value_t = 30)]
+        clock_start_wait: u64,
     },
     /// Bounded load against a server on this machine; prints commands/s and latency as JSON.
     Loadtest {
@@ -306,6 +310,7 @@ fn main() -> ExitCode {
             trust_forwarded_for,
             node_id,
             dev,
+            clock_start_wait,
         } => serve_cmd::run(serve_cmd::ServeArgs {
             addr,
             database,
@@ -316,6 +321,7 @@ fn main() -> ExitCode {
             trust_forwarded_for,
             node_id,
             dev,
+            clock_start_wait,
         }),
         Command::Loadtest {
             addr,

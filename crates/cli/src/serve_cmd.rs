@@ -27,6 +27,8 @@ pub struct ServeArgs {
     pub node_id: Option<String>,
     /// Development mode: running matches' full state through `GET .../state`.
     pub dev: bool,
+    /// Seconds a timed match's clock waits for its people before it starts anyway.
+    pub clock_start_wait: u64,
 }
 
 async fn shutdown_signal() {
@@ -97,6 +99,7 @@ pub fn run(args: ServeArgs) -> Outcome {
             trust_forwarded_for: args.trust_forwarded_for,
             node_id: args.node_id,
             dev: args.dev,
+            clock_start_wait: std::time::Duration::from_secs(args.clock_start_wait),
             ..ServerConfig::default()
         };
         let server =

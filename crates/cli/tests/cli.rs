@@ -109,7 +109,11 @@ fn sokoban_verify_exit_codes_and_replay_out() {
             out.to_str().unwrap(),
         ],
         0,
-        &["solved in 33 moves, 8 pushes", "replay written to ", "m1.json"],
+        &[
+            "solved in 33 moves, 8 pushes",
+            "replay written to ",
+            "m1.json",
+        ],
     );
     check(
         &["replay", "verify", out.to_str().unwrap()],

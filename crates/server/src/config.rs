@@ -45,6 +45,9 @@ pub struct ServerConfig {
     /// Development mode (`serve --dev`): `GET .../state` shows a running match's full state to
     /// any of its tokens (otherwise only once the match has ended). Never on a public server.
     pub dev: bool,
+    /// How long a timed match's clock waits for every human seat to open the board before it
+    /// starts anyway (`fair_start.rs`); zero turns fair starts off (clocks run from creation).
+    pub clock_start_wait: Duration,
 }
 
 impl Default for ServerConfig {
@@ -74,6 +77,7 @@ impl Default for ServerConfig {
             trust_forwarded_for: false,
             node_id: None,
             dev: false,
+            clock_start_wait: Duration::ZERO,
         }
     }
 }

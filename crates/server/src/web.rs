@@ -74,8 +74,17 @@ mod tests {
     #[test]
     fn the_file_list_names_the_shell_and_every_game_module() {
         let names = file_list();
-        for expected in ["index.html", "registry.js", "generic.js", "sokoban.js", "clover.js"] {
-            assert!(names.iter().any(|n| n == expected), "{expected} in {names:?}");
+        for expected in [
+            "index.html",
+            "registry.js",
+            "generic.js",
+            "sokoban.js",
+            "clover.js",
+        ] {
+            assert!(
+                names.iter().any(|n| n == expected),
+                "{expected} in {names:?}"
+            );
         }
         assert!(names.windows(2).all(|w| w[0] < w[1]), "sorted");
     }
@@ -85,10 +94,7 @@ mod tests {
         let uri: Uri = "/web-files.json".parse().expect("uri");
         let response = file(&uri).expect("served");
         assert_eq!(response.status(), StatusCode::OK);
-        assert_eq!(
-            response.headers()[header::CONTENT_TYPE],
-            "application/json"
-        );
+        assert_eq!(response.headers()[header::CONTENT_TYPE], "application/json");
         let hidden: Uri = "/.hidden".parse().expect("uri");
         assert!(file(&hidden).is_none());
     }
