@@ -509,7 +509,8 @@ impl Game for Sokoban {
         };
         let mut kinds = Vec::new();
         if !board.is_solved() {
-            let directions: Vec<String> = Direction::ALL
+            let directions: Vec<String> = board
+                .directions()
                 .iter()
                 .filter(|d| board.check_step(**d).is_ok())
                 .map(|d| d.name().to_owned())
@@ -566,8 +567,9 @@ impl Game for Sokoban {
         kinds
     }
 
-    fn enumerate_actions(_: &SokobanContent, _: &SokobanState, _: Seat) -> Vec<SokobanAction> {
-        let mut all: Vec<SokobanAction> = Direction::ALL
+    fn enumerate_actions(_: &SokobanContent, state: &SokobanState, _: Seat) -> Vec<SokobanAction> {
+        let directions = state.board().map_or(&Direction::ALL[..], Board::directions);
+        let mut all: Vec<SokobanAction> = directions
             .iter()
             .map(|&direction| SokobanAction::Move { direction })
             .collect();
