@@ -34,6 +34,7 @@ pub mod grid;
 pub mod level;
 pub mod lurd;
 pub mod plan;
+pub mod solver;
 
 pub use board::{
     Board, BoardRecord, BoxPush, HistoryEntry, HistoryOutcome, HistoryRejection, MoveRejection,
