@@ -9,7 +9,7 @@
 
 use crate::board::{Board, BoardRecord, HistoryEntry, HistoryRejection, StepOutcome};
 use crate::grid::{Cell, Direction};
-use crate::level::{parse_collection, parse_numeric, Level, LevelError};
+use crate::level::{parse_collection, parse_hex_collection, parse_numeric, Level, LevelError};
 use crate::lurd::export_lurd;
 use crate::plan::{push_path, walk_path};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -305,8 +305,9 @@ pub enum SokobanPlan {
     Restart,
 }
 
-/// The file kinds a Sokoban bundle reads.
-pub const KINDS: &[&str] = &["levels", "numeric-level"];
+/// The file kinds a Sokoban bundle reads: XSB collections, the seed's numeric grid, and
+/// Hexoban collections (`.hsb`, hexagonal cells).
+pub const KINDS: &[&str] = &["levels", "numeric-level", "hex-levels"];
 
 fn level_problem(path: &str, e: &LevelError) -> ContentProblem {
     ContentProblem::new(
@@ -327,7 +328,11 @@ pub fn parse_levels(kind: &str, text: &str, path: &str) -> Result<Vec<Level>, Ve
             .map(|level| vec![level])
             .map_err(|errors| errors.iter().map(|e| level_problem(path, e)).collect());
     }
-    let parsed = parse_collection(text, path);
+    let parsed = if kind == "hex-levels" {
+        parse_hex_collection(text, path)
+    } else {
+        parse_collection(text, path)
+    };
     let problems: Vec<ContentProblem> = parsed.errors().map(|e| level_problem(path, e)).collect();
     if !problems.is_empty() {
         return Err(problems);

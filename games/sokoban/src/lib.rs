@@ -47,8 +47,8 @@ pub use game::{
 };
 pub use grid::{Cell, Direction, Tile, Topology};
 pub use level::{
-    parse_collection, parse_hex_collection, parse_level_file, parse_numeric, Level, LevelError, LevelErrorKind,
-    LevelFormat, ParsedCollection, MAX_SIDE,
+    parse_collection, parse_hex_collection, parse_level_file, parse_numeric, Level, LevelError,
+    LevelErrorKind, LevelFormat, ParsedCollection, MAX_SIDE,
 };
 pub use lurd::{
     apply_lurd, export_lurd, format_lurd, parse_lurd, parse_moves, LurdError, LurdOutcome, LurdStep,

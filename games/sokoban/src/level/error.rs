@@ -92,7 +92,9 @@ pub enum LevelErrorKind {
     },
     /// A character of a Hexoban level between hex cells: the level's first board character
     /// fixes which grid entries are cells (those whose column plus row has its parity).
-    #[error("a character between hex cells: this level's cells are where column + row is {parity}")]
+    #[error(
+        "a character between hex cells: this level's cells are where column + row is {parity}"
+    )]
     HexOffLattice {
         /// `even` or `odd` (counting lines and columns from 1, as messages do).
         parity: &'static str,

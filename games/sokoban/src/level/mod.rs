@@ -341,7 +341,8 @@ impl RawLevel {
         self.topology.directions().iter().map(move |&d| {
             let (dx, dy) = self.topology.delta(d);
             let (nx, ny) = (x + i64::from(dx), y + i64::from(dy));
-            let inside = (0..self.width as i64).contains(&nx) && (0..self.height as i64).contains(&ny);
+            let inside =
+                (0..self.width as i64).contains(&nx) && (0..self.height as i64).contains(&ny);
             inside.then(|| ny as usize * self.width + nx as usize)
         })
     }
