@@ -330,7 +330,11 @@ impl Game for Duel {
         event: &DuelEvent,
         viewer: Viewer,
     ) -> Option<DuelEvent> {
-        Some(view::preview_redact(event, viewer))
+        match event {
+            // A burned card is the top of a deck: face up once committed, unknown before.
+            DuelEvent::CardBurned { .. } if viewer != Viewer::Referee => None,
+            _ => Some(view::preview_redact(event, viewer)),
+        }
     }
 
     fn status(_content: &DuelContent, state: &DuelState) -> MatchStatus {
