@@ -25,6 +25,10 @@ pub struct ServeArgs {
     pub trust_forwarded_for: bool,
     /// This node's id in leases.
     pub node_id: Option<String>,
+    /// Development mode: running matches' full state through `GET .../state`.
+    pub dev: bool,
+    /// Seconds a timed match's clock waits for its people before it starts anyway.
+    pub clock_start_wait: u64,
 }
 
 async fn shutdown_signal() {
@@ -94,6 +98,8 @@ pub fn run(args: ServeArgs) -> Outcome {
             },
             trust_forwarded_for: args.trust_forwarded_for,
             node_id: args.node_id,
+            dev: args.dev,
+            clock_start_wait: std::time::Duration::from_secs(args.clock_start_wait),
             ..ServerConfig::default()
         };
         let server =

@@ -287,14 +287,16 @@ fn draw(frame: &mut Frame, session: &Session) {
     let mut status: Vec<Line> = Vec::new();
     if let Some(view) = &view {
         status.push(Line::from(format!(
-            " moves {}   pushes {}",
-            view.moves, view.pushes
+            " {}   {}",
+            crate::sokoban_cmd::counted(view.moves, "move", "moves"),
+            crate::sokoban_cmd::counted(view.pushes, "push", "pushes")
         )));
         if view.solved {
             status.push(
                 Line::from(format!(
-                    " SOLVED in {} moves, {} pushes — n: next level",
-                    view.moves, view.pushes
+                    " SOLVED in {}, {} — n: next level",
+                    crate::sokoban_cmd::counted(view.moves, "move", "moves"),
+                    crate::sokoban_cmd::counted(view.pushes, "push", "pushes")
                 ))
                 .green()
                 .bold(),

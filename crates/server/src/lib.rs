@@ -42,6 +42,7 @@ pub mod dto;
 pub mod edge;
 pub mod error;
 pub mod extract;
+pub mod fair_start;
 pub mod hub;
 pub mod limits;
 pub mod metrics;
@@ -257,6 +258,8 @@ impl Server {
             .route("/api/v1/matches/{match_id}/events", get(stream::events))
             .route("/api/v1/matches/{match_id}/resign", post(api::resign))
             .route("/api/v1/matches/{match_id}/replay", get(api::replay))
+            .route("/api/v1/matches/{match_id}/state", get(api::full_state))
+            .route("/api/v1/matches/{match_id}/ready", post(api::ready))
             .route(
                 "/api/v1/content/{game}",
                 post(api::publish_content).layer(DefaultBodyLimit::max(config.max_content_bytes)),

@@ -28,6 +28,8 @@ use utoipa::{Modify, OpenApi};
         crate::stream::events,
         crate::api::resign,
         crate::api::replay,
+        crate::api::full_state,
+        crate::api::ready,
         crate::api::get_content,
         crate::api::publish_content,
         crate::api::healthz,

@@ -34,6 +34,7 @@ pub mod grid;
 pub mod level;
 pub mod lurd;
 pub mod plan;
+pub mod solver;
 
 pub use board::{
     Board, BoardRecord, BoxPush, HistoryEntry, HistoryOutcome, HistoryRejection, MoveRejection,
@@ -46,7 +47,8 @@ pub use game::{
 };
 pub use grid::{Cell, Direction, Tile};
 pub use level::{
-    parse_collection, parse_numeric, Level, LevelError, LevelErrorKind, ParsedCollection, MAX_SIDE,
+    parse_collection, parse_level_file, parse_numeric, Level, LevelError, LevelErrorKind,
+    LevelFormat, ParsedCollection, MAX_SIDE,
 };
 pub use lurd::{
     apply_lurd, export_lurd, format_lurd, parse_lurd, LurdError, LurdOutcome, LurdStep,

@@ -78,6 +78,12 @@ pub enum LevelErrorKind {
         /// Values in the first row.
         expected: u32,
     },
+    /// A value of a numeric grid that is not an integer at all (`x`, `1.5`, an empty cell).
+    #[error("value {value:?} is not an integer (a cell is one of -3, -2, -1, 0, 1, 2, 3)")]
+    NumericNotInteger {
+        /// The value as written (cut to 16 characters).
+        value: String,
+    },
     /// A value of a numeric grid outside the table (-3, -2, -1, 0, 1, 2, 3).
     #[error("value {value:?} is not one of -3, -2, -1, 0, 1, 2, 3")]
     NumericBadValue {
@@ -108,6 +114,7 @@ impl LevelErrorKind {
             LevelErrorKind::BoxOutsideRegion => "box_outside_region",
             LevelErrorKind::GoalOutsideRegion => "goal_outside_region",
             LevelErrorKind::NumericRaggedRow { .. } => "numeric_ragged_row",
+            LevelErrorKind::NumericNotInteger { .. } => "numeric_not_integer",
             LevelErrorKind::NumericBadValue { .. } => "numeric_bad_value",
             LevelErrorKind::EmptyLevel => "empty_level",
             LevelErrorKind::TooLarge { .. } => "too_large",

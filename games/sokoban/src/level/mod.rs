@@ -34,6 +34,43 @@ use crate::grid::{Cell, Tile};
 use error::{locate, Problem};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+/// Which text format a level file is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LevelFormat {
+    /// XSB collections (see [`parse_collection`]).
+    Xsb,
+    /// The seed's numeric grid (see [`parse_numeric`]).
+    Numeric,
+}
+
+impl LevelFormat {
+    /// The format of a level file, from its text: numeric when a line that is neither a
+    /// comment (`;`) nor metadata (`Key: value`) holds a comma, since no XSB row does; XSB
+    /// otherwise. A mistyped numeric cell (`1,1,x`) is then reported as a cell that is not an
+    /// integer instead of an XSB character.
+    pub fn detect(text: &str) -> LevelFormat {
+        let numeric = text.lines().map(str::trim).any(|line| {
+            line.contains(',') && !line.starts_with(';') && xsb::metadata(line).is_none()
+        });
+        if numeric {
+            LevelFormat::Numeric
+        } else {
+            LevelFormat::Xsb
+        }
+    }
+}
+
+/// Parses a level file in whichever format [`LevelFormat::detect`] finds: every level of an
+/// XSB collection, or the one level of a numeric grid. `file` names the text in errors.
+pub fn parse_level_file(text: &str, file: &str) -> ParsedCollection {
+    match LevelFormat::detect(text) {
+        LevelFormat::Numeric => ParsedCollection {
+            levels: vec![parse_numeric(text, file)],
+        },
+        LevelFormat::Xsb => parse_collection(text, file),
+    }
+}
+
 /// The largest width and height of a level, in cells (so a cell index fits in a `u16`).
 pub const MAX_SIDE: u16 = 250;
 

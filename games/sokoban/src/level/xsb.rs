@@ -95,7 +95,7 @@ pub fn parse_collection(text: &str, file: &str) -> ParsedCollection {
 }
 
 /// Splits a metadata line `Key: value` (key: a letter, then letters, digits, ` `, `-`, `_`).
-fn metadata(content: &str) -> Option<(&str, &str)> {
+pub(crate) fn metadata(content: &str) -> Option<(&str, &str)> {
     let (key, value) = content.split_once(':')?;
     let mut chars = key.chars();
     let starts_with_letter = chars.next().is_some_and(|c| c.is_ascii_alphabetic());
