@@ -4,6 +4,7 @@
 #![forbid(unsafe_code)]
 
 mod bench;
+mod chaos;
 mod clover_cmd;
 mod clover_play;
 mod content_cmd;
@@ -41,7 +42,9 @@ enum Command {
         command: CloverCommand,
     },
     /// Play a game in the terminal: connect4, tictactoe, duel or clover. Seats are numbered
-    /// from 0; each `--seat N=human|bot:random|bot:strong` (default human; clover: `0=bot`).
+    /// from 0, as in the API; cards and options you type count from 1. Every seat is a person
+    /// unless `--seat N=bot:random|bot:strong` says otherwise (clover has one seat; `--seat 0=bot`
+    /// lets its greedy bot play the run).
     Play {
         /// connect4, tictactoe, duel or clover.
         game: String,
@@ -103,6 +106,14 @@ enum Command {
         /// This node's id in leases (default: `local` on SQLite, random on PostgreSQL).
         #[arg(long)]
         node_id: Option<String>,
+        /// Development mode: the debug panel may show a running match's full state (never on
+        /// a public server: it reveals hands and decks).
+        #[arg(long)]
+        dev: bool,
+        /// Seconds a timed match's clock waits for every human seat to open the board before
+        /// it starts anyway.
+        #[arg(long, default_value_t = 30)]
+        clock_start_wait: u64,
     },
     /// Bounded load against a server on this machine; prints commands/s and latency as JSON.
     Loadtest {
@@ -115,6 +126,12 @@ enum Command {
         /// Seconds of load (1 to 600).
         #[arg(long, default_value_t = 10)]
         duration: u64,
+    },
+    /// Failure campaigns: kill -9 cycles of the server under load, load through several nodes,
+    /// and the checks that nothing acknowledged was lost or applied twice.
+    Chaos {
+        #[command(subcommand)]
+        command: chaos::ChaosCommand,
     },
     /// End-to-end throughput of a game's rules, receipts and replays, as JSON lines.
     Bench {
@@ -386,6 +403,8 @@ fn main() -> ExitCode {
             create_rate,
             trust_forwarded_for,
             node_id,
+            dev,
+            clock_start_wait,
         } => serve_cmd::run(serve_cmd::ServeArgs {
             addr,
             database,
@@ -395,6 +414,8 @@ fn main() -> ExitCode {
             create_rate,
             trust_forwarded_for,
             node_id,
+            dev,
+            clock_start_wait,
         }),
         Command::Loadtest {
             addr,
@@ -406,6 +427,7 @@ fn main() -> ExitCode {
             duration_s: duration,
         }),
         Command::Bench { game, commands } => bench::run(&game, commands),
+        Command::Chaos { command } => chaos::run(&registry, command),
     };
     outcome.finish()
 }
