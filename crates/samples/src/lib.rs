@@ -58,6 +58,8 @@ pub fn register_sokoban(registry: &mut GameRegistry) {
         .with_default_config(SokobanConfig {
             collection: "microban".into(),
             level: 1,
+            xsb: None,
+            topology: None,
         })
         .with_config_options(|content: &SokobanContent| {
             json!({ "collections": content.collections.iter()
