@@ -255,7 +255,9 @@ test("Tic-Tac-Toe against the strong bot, with the turn timer shown", async () =
   await page.screenshot({ path: screenshotPath("tictactoe-vs-bot.png"), fullPage: true });
   // the replay of one's own running match: one's view of the timeline so far
   await page.getByRole("link", { name: "Replay" }).click();
-  await page.getByTestId("step-label").filter({ hasText: "Step 0 of 2" }).waitFor({ timeout: T });
+  // three steps: the clock's start (logged when X opened the board), X's move, the bot's
+  await page.getByTestId("step-label").filter({ hasText: "Step 0 of 3" }).waitFor({ timeout: T });
+  assert.match(await page.locator("ol.steps").innerText(), /Everyone is here: the clock starts/);
   assert.match(await page.locator("main .lede").first().innerText(), /so far, as you saw them/);
   await context.close();
 });
@@ -328,7 +330,7 @@ test("clover: play a hand; the score shown is the resolution's", async () => {
   assert.equal(Number(await shown.innerText()), score, "the page shows the resolution's score");
   assert.equal(previewed, score, "the preview foretold the same score");
   const handName = await page.getByTestId("hand-name").innerText();
-  assert.equal(handName.toLowerCase().replace(/ /g, ""), String(scored.hand).toLowerCase());
+  assert.equal(handName.toLowerCase().replace(/[ _]/g, ""), String(scored.hand).toLowerCase().replace(/[ _]/g, ""));
   // steps, when the receipt carries them, are listed in order and end on the score's chips and mult
   const steps = scored.steps || (typeof scored.score === "object" ? scored.score.steps : null);
   assert.ok(Array.isArray(steps) && steps.length > 0, "the receipt carries the score's steps");

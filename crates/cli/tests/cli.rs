@@ -382,11 +382,7 @@ fn calculator_errors_print_their_code_once() {
     let _ = std::fs::create_dir_all(&dir);
     let six = dir.join("six.json");
     let card = r#"{"rank":"2","suit":"spades"}"#;
-    std::fs::write(
-        &six,
-        format!(r#"{{"played":[{}]}}"#, vec![card; 6].join(",")),
-    )
-    .unwrap();
+    std::fs::write(&six, format!(r#"{{"played":[{}]}}"#, [card; 6].join(","))).unwrap();
     let out = turnstile(&["clover", "score", six.to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(3), "{stderr}");

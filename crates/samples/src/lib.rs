@@ -135,15 +135,35 @@ impl Bot<Duel> for StrongDuelBot {
     }
 }
 
-/// Duel under the content's first preset unless the config names another, with its bot.
+/// Duel under the content's first preset unless the config names another, with its bot, its
+/// clocks' server timers and ClockResumed; 2 to 4 seats. Its listing names the presets, the
+/// clocks and the seat range.
 pub fn register_duel(registry: &mut GameRegistry) {
     registry
         .register::<Duel>()
         .with_content(turnstile_duel::content::bundled_source())
         .with_default_config(DuelConfig::default())
+        .with_config_options(|content: &turnstile_duel::DuelContent| {
+            json!({
+                "phaseSequences": content.phases.catalog.sequences()
+                    .map(|s| s.sequence_id().to_owned()).collect::<Vec<_>>(),
+                "clocks": content.rules.lifecycle.clock_ids(),
+                "defaultClock": content.rules.lifecycle.default_clock.as_str(),
+                "seats": { "min": 2, "max": 4 },
+            })
+        })
         .with_bot("strong", |_seed, _seat| -> BotResult<Duel> {
             Ok(Box::new(StrongDuelBot))
         })
+        .with_timeout(turnstile_duel::DuelState::turn_index, |turn_index| {
+            DuelAction::Timeout { turn_index }
+        })
+        .with_clock_resumed(
+            |last_heartbeat_tick, takeover_tick| DuelAction::ClockResumed {
+                last_heartbeat_tick,
+                takeover_tick,
+            },
+        )
         .with_resign(|_| DuelAction::Resign);
 }
 
