@@ -112,6 +112,9 @@ export function mount(root, ctx) {
   let selected = null; // a box chosen by click, waiting for its target
   let drag = null;
   let lastSolvedSeq = -1;
+  let hinted = null; // the last hint's {boxFrom, boxTo}, drawn on the board until the next move
+  let stuck = null; // the last receipt's deadlock, shown until a receipt without one
+  const hex = () => snap.view.topology === "hex";
 
   const counters = h("p", { class: "counters", "aria-live": "polite" });
   const title = h("h2", { class: "level-title" });
@@ -120,6 +123,26 @@ export function mount(root, ctx) {
   const restartB = h("button", { type: "button", onclick: () => send({ type: "restart" }), "aria-keyshortcuts": "Backspace" }, "Restart");
   const picker = levelPicker({ collections: ctx.collections || null }, { collection: snap.view.collection, level: snap.view.level }, "play-");
   const goB = h("button", { type: "button", onclick: () => newLevel(picker.value()) }, "Play level");
+  const prevB = h("button", { type: "button", "data-testid": "prev-level", onclick: () => moveOn(-1) }, "◀ Previous");
+  const nextB = h("button", { type: "button", "data-testid": "next-level", onclick: () => moveOn(1) }, "Next ▶");
+  const hintB = h("button", { type: "button", "data-testid": "hint", onclick: () => askHint(), "aria-keyshortcuts": "H" }, "Hint");
+  const hintText = h("p", { class: "hint-text", role: "status", "data-testid": "hint-text", hidden: true });
+  const best = h("p", { class: "best muted", "data-testid": "best" });
+  const lurdIn = h("input", { type: "text", id: "play-lurd", placeholder: "paste a solution (LURD; Hexoban: l r u n s d)", "aria-label": "Solution to play", size: 36 });
+  const playB = h("button", { type: "button", "data-testid": "play-solution", onclick: () => playSolution(lurdIn.value) }, "Play solution");
+  // Paste a level: a match whose config carries the level text, validated by the server like a
+  // shipped level (its errors name line and column).
+  const pasteIn = h("textarea", { id: "paste-level", rows: 6, cols: 30, placeholder: "#####\n#@$.#\n#####", "aria-label": "Level to paste (XSB, or Hexoban .hsb)" });
+  const pasteHex = h("input", { type: "checkbox", id: "paste-hex" });
+  const pasteError = h("p", { class: "paste-error", role: "alert", "data-testid": "paste-error" });
+  const pasteB = h("button", { type: "button", "data-testid": "paste-play", onclick: () => {
+    pasteError.textContent = "";
+    const config = { collection: "pasted", level: 1, xsb: pasteIn.value };
+    if (pasteHex.checked) config.topology = "hex";
+    newLevel(config, (e) => { pasteError.textContent = e.message; });
+  } }, "Play this level");
+  const pasteBox = h("details", { class: "paste-level" }, h("summary", {}, "Paste a level"), pasteIn,
+    h("label", { for: "paste-hex" }, pasteHex, " Hexoban (.hsb)"), pasteB, pasteError);
   const dead = h("p", { class: "dead-warning", role: "status" });
   const banner = h("div", { class: "solved-banner", hidden: true, role: "status" });
   const svgWrap = h("div", { class: "board-wrap sokoban-wrap" });
@@ -133,13 +156,20 @@ export function mount(root, ctx) {
   root.append(
     h("div", { class: "sokoban" },
       h("div", { class: "sokoban-top" }, title, counters),
-      canPlay ? h("div", { class: "toolbar", role: "toolbar", "aria-label": "Sokoban controls" }, undoB, redoB, restartB,
-        h("span", { class: "spacer" }), picker.el, goB) : null,
-      dead, banner, svgWrap,
+      canPlay ? h("div", { class: "toolbar", role: "toolbar", "aria-label": "Sokoban controls" }, undoB, redoB, restartB, hintB,
+        h("span", { class: "spacer" }), prevB, nextB, picker.el, goB) : null,
+      best, dead, hintText, banner, svgWrap,
       // on a touch screen the arrow keys are not there: a pad of the four moves under the board
-      canPlay ? h("div", { class: "dpad", role: "group", "aria-label": "Move" }, [["up", "▲"], ["left", "◀"], ["down", "▼"], ["right", "▶"]].map(([d, glyph]) =>
-        h("button", { type: "button", class: `dpad-${d}`, "data-move": d, "aria-label": `Move ${d}`, onclick: () => send({ type: "move", direction: d }) }, glyph))) : null,
+      canPlay ? h("div", { class: "dpad", role: "group", "aria-label": "Move" }, (snap.view.topology === "hex"
+        ? [["up_left", "↖"], ["up_right", "↗"], ["left", "◀"], ["right", "▶"], ["down_left", "↙"], ["down_right", "↘"]]
+        : [["up", "▲"], ["left", "◀"], ["down", "▼"], ["right", "▶"]]).map(([d, glyph]) =>
+        h("button", { type: "button", class: `dpad-${d}`, "data-move": d, "aria-label": `Move ${d.replace("_", " ")}`, onclick: () => send({ type: "move", direction: d }) }, glyph))) : null,
+      canPlay ? h("div", { class: "row solution-row" }, lurdIn, playB) : null,
+      canPlay ? pasteBox : null,
       help));
+  if (snap.view.topology === "hex") help.textContent = canPlay
+    ? "W E / A D / Z X move north-west, north-east / west, east / south-west, south-east · U undo · R redo · Backspace restart · click a cell to walk there · drag a box to push it there."
+    : help.textContent;
 
   // Load the collection sizes for the picker (from the games list) without blocking the board.
   new Client().games().then(({ games }) => {
@@ -152,9 +182,68 @@ export function mount(root, ctx) {
     }
   }).catch(() => {});
 
-  // The server ends a match once its level is solved, so a solved board takes no more commands:
-  // the banner offers the level again or the next one.
+  // A solved level stays open for undo until the player moves on (the `finish` command, whose
+  // receipt is the outcome); a finished match takes no more commands.
   const live = () => canPlay && snap.status === "active";
+
+  /** Finish the solved level (if it is), then open the level `delta` away in its collection. */
+  async function moveOn(delta) {
+    const v = snap.view;
+    if (v.solved && live()) await session.send({ type: "finish" });
+    const sizes = (picker.col && [...picker.col.options].find((o) => o.value === v.collection)) || null;
+    const count = sizes ? Number((sizes.textContent.match(/\((\d+) levels\)/) || [])[1] || 0) : 0;
+    const level = v.level + delta;
+    if (level < 1 || (count && level > count)) { say("There is no level there in this collection.", "warning"); return; }
+    newLevel({ collection: v.collection, level });
+  }
+
+  /** Asks the server for the next push (no receipt); draws it and says it. */
+  async function askHint() {
+    if (!live()) return;
+    hintB.disabled = true;
+    hintText.hidden = false;
+    hintText.textContent = "Searching for a hint…";
+    try {
+      const r = await session.client.request("POST", `/api/v1/matches/${encodeURIComponent(session.matchId)}/hint`, {});
+      const k = r.hint || {};
+      hinted = null;
+      if (k.kind === "push") {
+        hinted = { from: k.boxFrom, to: k.boxTo, moves: k.moves };
+        hintText.textContent = `Hint: push the box at column ${k.boxFrom[0] + 1}, row ${k.boxFrom[1] + 1} one square (to column ${k.boxTo[0] + 1}, row ${k.boxTo[1] + 1}); ${k.pushesLeft} push${k.pushesLeft === 1 ? "" : "es"} to go. Moves: ${k.moves}`;
+        hintText.append(" ", h("button", { type: "button", "data-testid": "hint-play", onclick: () => playMoves(k.moves, 0) }, "Do it"));
+      } else if (k.kind === "unsolvable") {
+        stuck = { reason: (k.deadlock && k.deadlock.kind) || "search" };
+        hintText.textContent = "No hint: the level can't be solved from here. Undo.";
+      } else if (k.kind === "already_solved") hintText.textContent = "The level is solved.";
+      else hintText.textContent = "No hint found within the search budget: the level may still be solvable.";
+      render();
+    } catch (e) {
+      hintText.textContent = e.status === 409 || e.status === 429 ? "A hint is being searched already; wait a moment." : `No hint: ${e.message}`;
+    } finally { hintB.disabled = false; }
+  }
+
+  /** Plays a solution string move by move (an animated playback through real commands). */
+  async function playMoves(text, delayMs = 120) {
+    const parsed = parseMoves(text, hex() ? "hex" : "square");
+    if (parsed.error) { say(parsed.error, "warning"); return false; }
+    for (const direction of parsed.moves) {
+      if (!live() || snap.view.solved) break;
+      const r = await session.send({ type: "move", direction });
+      if (!r) return false;
+      if (delayMs) await new Promise((res) => setTimeout(res, delayMs));
+    }
+    return true;
+  }
+
+  /** Restart, then play a pasted solution; says whether it solved the level. */
+  async function playSolution(text) {
+    if (!live() || !text.trim()) return;
+    const parsed = parseMoves(text, hex() ? "hex" : "square");
+    if (parsed.error) { say(parsed.error, "warning"); return; }
+    if (snap.view.moves > 0) await session.send({ type: "restart" });
+    await playMoves(text);
+    say(snap.view.solved ? "The solution solves the level." : "The solution does not solve the level.", snap.view.solved ? "info" : "warning");
+  }
 
   function send(action) {
     if (!live()) { if (canPlay) say("This match is over: start the level again or play the next one.", "warning"); return; }
@@ -162,14 +251,14 @@ export function mount(root, ctx) {
     return session.send(action);
   }
 
-  async function newLevel(config) {
+  async function newLevel(config, onError = null) {
     try {
       const created = await new Client().createMatch({ game: "sokoban", config, seats: [{ kind: "human" }] });
       const t = created.seats[0].token;
       saveToken({ matchId: created.matchId, game: "sokoban", token: t, role: "seat", seat: 0 });
       saveToken({ matchId: created.matchId, game: "sokoban", token: created.spectatorToken, role: "spectator" });
       location.hash = new URL(matchLink(created.matchId, t)).hash;
-    } catch (e) { say(e.message, "error"); }
+    } catch (e) { if (onError) onError(e); else say(e.message, "error"); }
   }
 
   // ---- the board ---------------------------------------------------------------------------
@@ -177,6 +266,11 @@ export function mount(root, ctx) {
   svgWrap.append(svg);
 
   function cellAt(ev) {
+    if (hex()) {
+      const el = document.elementFromPoint(ev.clientX, ev.clientY);
+      const key = el && el.getAttribute && el.getAttribute("data-cell");
+      return key ? key.split(",").map(Number) : null;
+    }
     const pt = svg.createSVGPoint();
     pt.x = ev.clientX; pt.y = ev.clientY;
     const m = svg.getScreenCTM();
@@ -237,7 +331,9 @@ export function mount(root, ctx) {
     const t = ev.target;
     if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
     let action = null;
-    if (KEYS[ev.key]) action = { type: "move", direction: KEYS[ev.key] };
+    const keys = hex() ? HEX_KEYS : KEYS;
+    if (keys[ev.key]) action = { type: "move", direction: keys[ev.key] };
+    else if (ev.key === "h" || ev.key === "H") { ev.preventDefault(); askHint(); return; }
     else if (ev.key === "u" || ev.key === "z" || ev.key === "U" || ev.key === "Z") action = { type: "undo" };
     else if (ev.key === "r" || ev.key === "y" || ev.key === "R" || ev.key === "Y") action = { type: "redo" };
     else if (ev.key === "Backspace") action = { type: "restart" };
@@ -249,9 +345,37 @@ export function mount(root, ctx) {
   }
   document.addEventListener("keydown", onKey);
 
+  function renderHex(v, b, deadSet) {
+    const w = b.W / 2 + 0.5, hgt = (b.H - 1) * HEX_DY + 1;
+    svg.setAttribute("viewBox", `-0.05 -0.05 ${w + 0.1} ${hgt + 0.1}`);
+    svg.style.aspectRatio = `${w} / ${hgt}`;
+    const layers = { floor: s("g"), marks: s("g"), things: s("g"), hits: s("g") };
+    for (let y = 0; y < b.H; y++) for (let x = 0; x < b.W; x++) {
+      const c = b.at(x, y);
+      if (!c.wall && !c.inside) continue;
+      const key = `${x},${y}`;
+      const [cx, cy] = hexCentre(x, y);
+      layers.floor.append(s("polygon", { points: hexPoints(x, y, 0.98), class: c.wall ? "wall" : "floor" }));
+      if (deadSet.has(key) && !c.goal && !c.wall) layers.marks.append(s("polygon", { points: hexPoints(x, y, 0.8), class: "dead" }));
+      if (c.goal) layers.marks.append(s("circle", { cx, cy, r: 0.18, class: "goal" }));
+      if (hinted && (same(hinted.from, [x, y]) || same(hinted.to, [x, y]))) layers.marks.append(s("polygon", { points: hexPoints(x, y, 0.9), class: "hint-mark", "data-hint": same(hinted.from, [x, y]) ? "box" : "target" }));
+      if (c.box) {
+        const cls = `box${c.goal ? " on-goal" : ""}${same(selected, [x, y]) || (drag && same(drag.from, [x, y])) ? " selected" : ""}`;
+        layers.things.append(s("polygon", { points: hexPoints(x, y, 0.72), class: cls }));
+      }
+      const label = c.wall ? "wall" : `${c.box ? (c.goal ? "box on goal" : "box") : c.goal ? "goal" : "floor"}`;
+      layers.hits.append(s("polygon", { points: hexPoints(x, y, 1), class: "hit", "data-cell": key, "data-kind": label }));
+    }
+    if (b.player) {
+      const [cx, cy] = hexCentre(b.player[0], b.player[1]);
+      layers.things.append(s("circle", { cx, cy, r: 0.3, class: "player" }));
+    }
+    svg.replaceChildren(s("title", {}, `Hexoban level ${v.level}${v.title ? ` (${v.title})` : ""}`), layers.floor, layers.marks, layers.things, layers.hits);
+  }
+
   function render() {
     const v = snap.view;
-    parsed = parseBoard(v.rows, v.width, v.height);
+    parsed = parseBoard(v.rows, v.width, v.height, v.topology || "square");
     const b = parsed;
     const deadSet = new Set((v.deadSquares || []).map(([x, y]) => `${x},${y}`));
     svg.setAttribute("viewBox", `-0.05 -0.05 ${b.W + 0.1} ${b.H + 0.1}`);
@@ -285,7 +409,9 @@ export function mount(root, ctx) {
       layers.things.append(s("circle", { cx: px + 0.4, cy: py + 0.42, r: 0.05, class: "eye" }), s("circle", { cx: px + 0.6, cy: py + 0.42, r: 0.05, class: "eye" }));
     }
     if (drag && !same(drag.over, drag.from)) layers.marks.append(s("rect", { x: drag.over[0] + 0.06, y: drag.over[1] + 0.06, width: 0.88, height: 0.88, class: "drop-target" }));
+    if (hinted) for (const [i, c] of [hinted.from, hinted.to].entries()) layers.marks.append(s("rect", { x: c[0] + 0.03, y: c[1] + 0.03, width: 0.94, height: 0.94, class: "hint-mark", "data-hint": i ? "target" : "box" }));
     svg.replaceChildren(s("title", {}, `Level ${v.level}${v.title ? ` (${v.title})` : ""}: ${v.width} by ${v.height}`), layers.floor, layers.marks, layers.things, layers.hits);
+    if (b.hex) renderHex(v, b, deadSet);
     svg.setAttribute("aria-label", `Sokoban board, ${v.collection} level ${v.level}. Player at column ${b.player ? b.player[0] : "?"}, row ${b.player ? b.player[1] : "?"}. ${v.solved ? "Solved." : ""}`);
 
     title.textContent = `${v.collection} · level ${v.level}${v.title && v.title !== `${v.collection} ${v.level}` ? ` — ${v.title}` : ""}`;
@@ -293,21 +419,31 @@ export function mount(root, ctx) {
     undoB.disabled = !v.canUndo || !live();
     redoB.disabled = !v.canRedo || !live();
     restartB.disabled = (v.moves === 0 && !v.canUndo) || !live();
+    hintB.disabled = !live() || v.solved;
+    prevB.disabled = v.level <= 1 || v.collection === "pasted";
+    nextB.disabled = v.collection === "pasted";
+    const record = solvedLevels()[`${v.collection}/${v.level}`];
+    best.textContent = record ? `✓ Solved before — best ${record.moves} moves, ${record.bestPushes ?? record.pushes} pushes.` : "";
     dead.textContent = deadBoxes.length && !v.solved
       ? `⚠ ${deadBoxes.length === 1 ? "A box is" : `${deadBoxes.length} boxes are`} stuck on a dead square (outlined in red): ${deadBoxes.length === 1 ? "it" : "they"} can never reach a goal. Undo or restart.`
       : "";
+    if (!dead.textContent && stuck && !v.solved) {
+      dead.textContent = `⚠ This position can't be solved any more (${stuck.reason.replace("_", " ")}${stuck.cell ? ` at column ${stuck.cell[0] + 1}, row ${stuck.cell[1] + 1}` : ""}). Undo to take the push back.`;
+    }
+    dead.setAttribute("data-testid", "unsolvable");
     dead.hidden = !dead.textContent;
     if (v.solved) {
       banner.hidden = false;
       banner.replaceChildren(
         h("h2", {}, "Solved!"),
         h("p", {}, `${v.moves} moves, ${v.pushes} pushes.`),
-        h("label", { for: "lurd" }, "Solution (LURD)"),
+        h("label", { for: "lurd" }, v.topology === "hex" ? "Solution (l r u n s d)" : "Solution (LURD)"),
         h("textarea", { id: "lurd", readonly: true, rows: 2, "data-testid": "lurd" }, v.lurd),
         h("div", { class: "row" },
           h("button", { type: "button", onclick: () => copyText(v.lurd, "The solution was copied") }, "Copy solution"),
           canPlay ? h("button", { type: "button", onclick: () => newLevel({ collection: v.collection, level: v.level }) }, "Play again") : null,
-          canPlay ? h("button", { type: "button", class: "primary", onclick: () => newLevel({ collection: v.collection, level: v.level + 1 }) }, "Next level") : null));
+          canPlay && live() ? h("button", { type: "button", onclick: () => send({ type: "undo" }) }, "Undo") : null,
+          canPlay ? h("button", { type: "button", class: "primary", "data-testid": "banner-next", onclick: () => moveOn(1) }, "Next level") : null));
       if (canPlay && lastSolvedSeq !== snap.sequence) {
         lastSolvedSeq = snap.sequence;
         markSolved(v.collection, v.level, { moves: v.moves, pushes: v.pushes, lurd: v.lurd });
@@ -323,7 +459,19 @@ export function mount(root, ctx) {
   return {
     update(next) { snap = next; render(); },
     receipt(r) {
-      for (const e of r.events || []) {
+      const events = r.events || [];
+      const d = events.find((e) => e.type === "deadlocked");
+      const was = stuck;
+      stuck = d ? { reason: d.reason, cell: d.cell } : null;
+      const changed = events.some((e) => e.type === "moved" || e.type === "undone" || e.type === "redone" || e.type === "restarted");
+      if (changed) {
+        hinted = null;
+        hintText.hidden = true;
+      }
+      // the receipt may arrive after the new view was drawn: draw again when the warning changed
+      if (changed || Boolean(was) !== Boolean(stuck)) render();
+      if (d && !events.some((e) => e.type === "deadSquare")) say("That push makes the level unsolvable. Undo to take it back.", "warning");
+      for (const e of events) {
         if (e.type === "deadSquare") say("That box is stuck now: the level can't be solved from here. Undo to take the push back.", "warning");
         if (e.type === "solved") say(`Solved in ${e.moves} moves and ${e.pushes} pushes!`);
       }
@@ -350,6 +498,7 @@ function describe(r) {
   else if (a.type === "undo") text = "Undid the last move";
   else if (a.type === "redo") text = "Redid a move";
   else if (a.type === "restart") text = "Started the level again";
+  else if (a.type === "finish") text = "Moved on from the solved level";
   else text = "Moved";
   return solved ? `${text} — solved!` : text;
 }

@@ -66,7 +66,9 @@ export function markSolved(collection, level, info) {
   const all = solvedLevels();
   const key = `${collection}/${level}`;
   const prev = all[key];
-  if (!prev || info.moves < prev.moves) all[key] = info;
+  // Best moves (with that solution) and, apart, the fewest pushes any solution took.
+  const bestPushes = Math.min(info.pushes, prev ? prev.bestPushes ?? prev.pushes : Infinity);
+  all[key] = !prev || info.moves < prev.moves ? { ...info, bestPushes } : { ...prev, bestPushes };
   writeJson(SOLVED, all);
 }
 

@@ -139,19 +139,20 @@ test("Sokoban: undo/redo keys, then solve Microban 1 by clicking a cell and drag
   await page.goto(solvedUrl);
   await banner.getByRole("heading", { name: "Solved!" }).waitFor({ timeout: T });
 
-  // the replay: 12 commands (walk, undo, redo, dead push, undo, 7 pushes); the board is rebuilt at each step
+  // the replay: 13 commands (walk, undo, redo, dead push, undo, 7 pushes, and finish — "Next
+  // level" moved on from the solved level); the board is rebuilt at each step
   await page.getByRole("link", { name: "Replay" }).click();
   const label = page.getByTestId("step-label");
-  await label.filter({ hasText: "Step 0 of 12" }).waitFor({ timeout: T }); // a replay starts at the beginning
+  await label.filter({ hasText: "Step 0 of 13" }).waitFor({ timeout: T }); // a replay starts at the beginning
   await page.getByRole("button", { name: "Last step" }).click();
-  await label.filter({ hasText: "Step 12 of 12" }).waitFor({ timeout: T });
+  await label.filter({ hasText: "Step 13 of 13" }).waitFor({ timeout: T });
   assert.equal(await page.locator(".replay-board .box.on-goal").count(), 2);
   await page.locator("#scrub").fill("2"); // after the undo: the player is back on its start cell
-  await label.filter({ hasText: "Step 2 of 12" }).waitFor({ timeout: T });
+  await label.filter({ hasText: "Step 2 of 13" }).waitFor({ timeout: T });
   const player = page.locator(".replay-board .player");
   assert.deepEqual([await player.getAttribute("cx"), await player.getAttribute("cy")], ["2.5", "3.5"]);
   await page.locator("#scrub").fill("3");
-  await label.filter({ hasText: "Step 3 of 12" }).waitFor({ timeout: T });
+  await label.filter({ hasText: "Step 3 of 13" }).waitFor({ timeout: T });
   assert.deepEqual([await player.getAttribute("cx"), await player.getAttribute("cy")], ["3.5", "3.5"]);
   await page.screenshot({ path: screenshotPath("replay-sokoban.png"), fullPage: true });
   await context.close();

@@ -36,4 +36,4 @@ fi
 # 4. The tests (node's own runner; its closing summary is the last lines of the output)
 mkdir -p "$repo/target/screenshots"
 cd "$here"
-exec node --test --test-concurrency=1 --test-reporter=spec api.test.mjs e2e.test.mjs
+exec node --test --test-concurrency=1 --test-reporter=spec api.test.mjs e2e.test.mjs sokoban.test.mjs

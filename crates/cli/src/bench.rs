@@ -212,6 +212,8 @@ fn sokoban(commands: u64) -> Result<Vec<Figure>, String> {
                 config: SokobanConfig {
                     collection: "microban".into(),
                     level,
+                    xsb: None,
+                    topology: None,
                 },
                 seed: String::new(),
                 seats: vec![SeatSpec::human()],

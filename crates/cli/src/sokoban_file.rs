@@ -71,6 +71,8 @@ impl LevelFile {
         Ok(SokobanConfig {
             collection: self.id.clone(),
             level: position,
+            xsb: None,
+            topology: None,
         })
     }
 }

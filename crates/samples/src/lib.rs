@@ -47,6 +47,10 @@ pub fn sokoban_source() -> BundleSource {
         "levels/microban-ii.xsb",
         &include_bytes!("../../../games/sokoban/content/levels/microban-ii.xsb")[..],
     );
+    source.insert(
+        "levels/hexoban-turnstile.hsb",
+        &include_bytes!("../../../games/sokoban/content/levels/hexoban-turnstile.hsb")[..],
+    );
     source
 }
 
@@ -58,6 +62,8 @@ pub fn register_sokoban(registry: &mut GameRegistry) {
         .with_default_config(SokobanConfig {
             collection: "microban".into(),
             level: 1,
+            xsb: None,
+            topology: None,
         })
         .with_config_options(|content: &SokobanContent| {
             json!({ "collections": content.collections.iter()

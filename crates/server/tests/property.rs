@@ -89,6 +89,8 @@ impl Model {
             config: SokobanConfig {
                 collection: "microban".into(),
                 level: 1,
+                xsb: None,
+                topology: None,
             },
             seed: "s".into(),
             seats: vec![SeatSpec::human()],

@@ -34,6 +34,8 @@ fn fresh_match() -> Match<Sokoban> {
             config: SokobanConfig {
                 collection: "microban".into(),
                 level: 1,
+                xsb: None,
+                topology: None,
             },
             seed: String::new(),
             seats: vec![SeatSpec::human()],

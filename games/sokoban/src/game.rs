@@ -71,10 +71,71 @@ impl SokobanContent {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SokobanConfig {
-    /// The collection id.
+    /// The collection id (for a pasted level, a name the client chooses, such as `pasted`).
     pub collection: String,
-    /// The level, from 1 in file order.
+    /// The level, from 1 in file order (1 for a pasted level).
     pub level: u32,
+    /// A level pasted by the player, in XSB (or `.hsb` with `topology: "hex"`): played instead
+    /// of the content's, validated like a shipped level, at most [`MAX_PASTED_BYTES`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub xsb: Option<String>,
+    /// The pasted level's topology (square when left out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub topology: Option<Topology>,
+}
+
+/// The largest pasted level text, in bytes.
+pub const MAX_PASTED_BYTES: usize = 16 * 1024;
+
+impl SokobanConfig {
+    /// A config for level `level` of a content collection.
+    pub fn new(collection: &str, level: u32) -> SokobanConfig {
+        SokobanConfig {
+            collection: collection.to_owned(),
+            level,
+            xsb: None,
+            topology: None,
+        }
+    }
+}
+
+/// Reads a pasted level: one valid level, its problems with line and column otherwise.
+fn pasted_level(text: &str, topology: Topology) -> Result<Level, SetupError> {
+    if text.len() > MAX_PASTED_BYTES {
+        return Err(SetupError::new(
+            "level_too_long",
+            format!(
+                "the pasted level has {} bytes; at most {MAX_PASTED_BYTES}",
+                text.len()
+            ),
+        ));
+    }
+    let parsed = match topology {
+        Topology::Square => parse_collection(text, "pasted"),
+        Topology::Hex => parse_hex_collection(text, "pasted"),
+    };
+    match parsed.levels.as_slice() {
+        [Ok(level)] => Ok(level.clone()),
+        [Err(errors)] => {
+            let lines: Vec<String> = errors
+                .iter()
+                .map(|e| {
+                    format!(
+                        "line {}, column {}: {} ({})",
+                        e.line,
+                        e.column,
+                        e.kind,
+                        e.code()
+                    )
+                })
+                .collect();
+            Err(SetupError::new("invalid_level", lines.join("; ")))
+        }
+        levels => Err(SetupError::new(
+            "pasted_level_count",
+            format!("paste exactly one level; the text holds {}", levels.len()),
+        )),
+    }
 }
 
 /// The match state: which level, and the board with its history.
@@ -86,6 +147,9 @@ pub struct SokobanState {
     /// Set by [`SokobanAction::Finish`]: the player moved on from the solved level, and the
     /// match is over. Until then a solved level stays open for undo.
     finished: bool,
+    /// A pasted level, played instead of the content's (it is part of the state because no
+    /// content holds it).
+    pasted: Option<Box<Level>>,
 }
 
 /// A live board, or the record of one read back from storage and not yet attached.
@@ -121,6 +185,9 @@ struct StateRecord {
     /// Left out while false, so states of unfinished matches keep their form and fingerprints.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     finished: bool,
+    /// A pasted level (left out for content levels).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pasted: Option<Level>,
 }
 
 impl Serialize for SokobanState {
@@ -132,6 +199,7 @@ impl Serialize for SokobanState {
             history,
             redo,
             finished: self.finished,
+            pasted: self.pasted.as_deref().cloned(),
         }
         .serialize(serializer)
     }
@@ -148,6 +216,7 @@ impl<'de> Deserialize<'de> for SokobanState {
                 redo: r.redo,
             }),
             finished: r.finished,
+            pasted: r.pasted.map(Box::new),
         })
     }
 }
@@ -402,8 +471,11 @@ fn live(state: &SokobanState) -> Result<&Board, Rejection> {
     })
 }
 
-fn level_of<'c>(content: &'c SokobanContent, state: &SokobanState) -> Option<&'c Level> {
-    content.level(&state.collection, state.level)
+fn level_of<'c>(content: &'c SokobanContent, state: &'c SokobanState) -> Option<&'c Level> {
+    match &state.pasted {
+        Some(level) => Some(level),
+        None => content.level(&state.collection, state.level),
+    }
 }
 
 fn cell_of(level: &Level, xy: Xy, what: &str) -> Result<Cell, Rejection> {
@@ -497,6 +569,16 @@ impl Game for Sokoban {
         setup: MatchSetup<'_, SokobanConfig>,
     ) -> Result<SokobanState, SetupError> {
         let config = setup.config;
+        if let Some(text) = &config.xsb {
+            let level = pasted_level(text, config.topology.unwrap_or_default())?;
+            return Ok(SokobanState {
+                collection: config.collection.clone(),
+                level: 1,
+                board: BoardSlot::Live(Box::new(Board::new(&level))),
+                finished: false,
+                pasted: Some(Box::new(level)),
+            });
+        }
         let collection = content.collection(&config.collection).ok_or_else(|| {
             SetupError::new(
                 "unknown_collection",
@@ -530,6 +612,7 @@ impl Game for Sokoban {
             level: config.level,
             board: BoardSlot::Live(Box::new(Board::new(level))),
             finished: false,
+            pasted: None,
         })
     }
 
@@ -694,7 +777,13 @@ impl Game for Sokoban {
         _: CommandContext,
         plan: SokobanPlan,
     ) -> Vec<SokobanEvent> {
-        let level = level_of(content, state).expect("checked: the level resolves");
+        // The level by field, not through `level_of`, so the board can be borrowed mutably.
+        let level: &Level = match &state.pasted {
+            Some(level) => level,
+            None => content
+                .level(&state.collection, state.level)
+                .expect("checked: the level resolves"),
+        };
         if plan == SokobanPlan::Finish {
             state.finished = true;
             let board = state.board().expect("checked: the board is live");

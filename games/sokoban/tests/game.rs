@@ -37,6 +37,8 @@ fn new_match(level: u32) -> Match<Sokoban> {
             config: SokobanConfig {
                 collection: "microban".into(),
                 level,
+                xsb: None,
+                topology: None,
             },
             seed: "sokoban".into(),
             seats: vec![SeatSpec::human()],
@@ -144,6 +146,8 @@ fn setup_names_unknown_collections_and_levels() {
         config: SokobanConfig {
             collection: collection.into(),
             level,
+            xsb: None,
+            topology: None,
         },
         seed: String::new(),
         seats: vec![SeatSpec::human()],
@@ -261,6 +265,8 @@ fn a_push_that_freezes_a_box_off_its_goal_is_reported_as_deadlocked() {
             config: SokobanConfig {
                 collection: "freeze".into(),
                 level: 1,
+                xsb: None,
+                topology: None,
             },
             seed: "sokoban".into(),
             seats: vec![SeatSpec::human()],
@@ -562,4 +568,76 @@ proptest! {
         prop_assert_eq!(report.divergence, None);
         prop_assert_eq!(report.final_fingerprint.as_ref(), Some(m.state_fingerprint()));
     }
+}
+
+fn pasted(
+    xsb: &str,
+    topology: Option<turnstile_sokoban::Topology>,
+) -> Result<Match<Sokoban>, String> {
+    Match::new(
+        microban(),
+        MatchSpec {
+            config: SokobanConfig {
+                collection: "pasted".into(),
+                level: 1,
+                xsb: Some(xsb.into()),
+                topology,
+            },
+            seed: "sokoban".into(),
+            seats: vec![SeatSpec::human()],
+            tick_rate: 10,
+        },
+    )
+    .map_err(|e| match e {
+        turnstile_runtime::MatchError::Setup(s) => format!("{}: {}", s.code, s.message),
+        other => other.to_string(),
+    })
+}
+
+/// Issue 15, point 6: a pasted level is a match whose config carries the level text; it is
+/// validated like a shipped level, errors with line and column, and its state carries it.
+#[test]
+fn a_pasted_level_is_played_validated_and_kept_in_the_state() {
+    let mut m = pasted("; mine\n#####\n#@$.#\n#####\n", None).unwrap();
+    let events = submit(&mut m, mv(Direction::Right)).unwrap();
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, SokobanEvent::Solved { .. })));
+    // The state names the pasted level, so a stored match attaches without any content.
+    let state = serde_json::to_value(m.state()).unwrap();
+    assert_eq!(state["pasted"]["rows"][1], "#@$.#");
+    let mut back: turnstile_sokoban::SokobanState = serde_json::from_value(state).unwrap();
+    let empty = SokobanContent::single("none", Vec::new());
+    Sokoban::attach(&empty, &mut back).unwrap();
+    assert!(back.board().unwrap().is_solved());
+
+    let error = pasted("#####\n#@$ #\n#####\n", None).err().unwrap();
+    assert!(
+        error.starts_with("invalid_level: line 1, column 1: fewer goals"),
+        "{error}"
+    );
+    let error = pasted("#####\n#@$x#\n#####\n", None).err().unwrap();
+    assert!(
+        error.contains("line 2, column 4: unknown character 'x'"),
+        "{error}"
+    );
+    let error = pasted("#####\n#@$.#\n#####\n\n#####\n#@$.#\n#####\n", None)
+        .err()
+        .unwrap();
+    assert!(error.starts_with("pasted_level_count"), "{error}");
+    let long = format!("#####\n#@$.#\n#####\n;{}\n", "x".repeat(20_000));
+    assert!(pasted(&long, None)
+        .err()
+        .unwrap()
+        .starts_with("level_too_long"));
+    // A pasted Hexoban level.
+    let mut hex = pasted(
+        " # # # #\n# @ $ . #\n # # # #\n",
+        Some(turnstile_sokoban::Topology::Hex),
+    )
+    .unwrap();
+    let events = submit(&mut hex, mv(Direction::Right)).unwrap();
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, SokobanEvent::Solved { .. })));
 }
