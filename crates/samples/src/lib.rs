@@ -47,6 +47,10 @@ pub fn sokoban_source() -> BundleSource {
         "levels/microban-ii.xsb",
         &include_bytes!("../../../games/sokoban/content/levels/microban-ii.xsb")[..],
     );
+    source.insert(
+        "levels/hexoban-turnstile.hsb",
+        &include_bytes!("../../../games/sokoban/content/levels/hexoban-turnstile.hsb")[..],
+    );
     source
 }
 
