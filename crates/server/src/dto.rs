@@ -273,12 +273,6 @@ pub struct ReceiptDto {
     /// What happened, in order (redacted for the caller).
     #[schema(value_type = Vec<Object>)]
     pub events: Value,
-    /// The event list the hash covers, when some event is hidden from some viewer (receipt
-    /// format 2, docs/commitments.md): public events as they are, hidden ones as
-    /// `{"commitment": "sha256:…"}`. Absent, the hash covers `events`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<Vec<Object>>)]
-    pub sealed: Option<Value>,
     /// State fingerprint before.
     pub before: String,
     /// State fingerprint after.
@@ -287,7 +281,7 @@ pub struct ReceiptDto {
     pub views: ViewForDto,
     /// The previous receipt's hash.
     pub previous: Option<String>,
-    /// This receipt's hash, over `sealed` (or `events`) and the other fields.
+    /// This receipt's hash, over the unredacted receipt.
     pub hash: String,
 }
 
