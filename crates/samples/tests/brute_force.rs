@@ -202,6 +202,15 @@ struct Recovery {
     what: String,
 }
 
+impl Recovery {
+    fn describe(&self) -> String {
+        format!(
+            "{} at sequence {}: {}",
+            self.viewer, self.sequence, self.what
+        )
+    }
+}
+
 /// Tries every value of every redacted field of every receipt the viewer holds, and the true
 /// hidden states and other seats' views, against every fingerprint the viewer holds.
 /// `full[i]` is the full receipt with sequence `i + 1`; `states[n]` the full state after
@@ -277,7 +286,7 @@ fn attack_receipt(
     let shown_events = shown["events"].as_array().unwrap();
     // The attacker's starting point: its own copy of the events, aligned with the full list when
     // it has as many; an event it was not shown at all is a slot as a whole.
-    let mut base: Vec<Value> = if shown_events.len() == full_events.len() {
+    let base: Vec<Value> = if shown_events.len() == full_events.len() {
         shown_events.clone()
     } else {
         vec![Value::Null; full_events.len()]
@@ -353,15 +362,12 @@ fn attack_receipt(
             found.push(Recovery {
                 viewer: viewer.to_owned(),
                 sequence,
-                what: format!(
-                    "{}",
-                    all_slots
-                        .iter()
-                        .zip(&combination)
-                        .map(|((e, s), v)| format!("events[{e}]{}={v}", s.pointer))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
+                what: all_slots
+                    .iter()
+                    .zip(&combination)
+                    .map(|((e, s), v)| format!("events[{e}]{}={v}", s.pointer))
+                    .collect::<Vec<_>>()
+                    .join(", "),
             });
             break;
         }
@@ -473,7 +479,7 @@ fn play(registry: &GameRegistry, game: &str, seed: &str, commands: usize) -> Pla
             };
             // The seat previews its action first, as a client would.
             if let Ok(p) = m.preview(&action, seat, tick) {
-                let (name, viewer) = &viewers[usize::from(seat.0)];
+                let (_, viewer) = &viewers[usize::from(seat.0)];
                 let view = m.view(*viewer).unwrap().view;
                 let hidden = hidden_strings(states.last().unwrap(), &view);
                 materials[usize::from(seat.0)].previews.push(json!({
@@ -616,7 +622,11 @@ fn no_hidden_value_of_any_sample_game_can_be_recovered() {
                 assert!(
                     found.is_empty(),
                     "{game}: recovered {:?}",
-                    &found[..found.len().min(5)]
+                    found
+                        .iter()
+                        .take(5)
+                        .map(Recovery::describe)
+                        .collect::<Vec<_>>()
                 );
                 slots_tried += material.receipts.len();
             }
@@ -680,7 +690,8 @@ fn the_attack_recovers_the_leaks_of_format_1() {
     // Duel: the redacted draws. (clover's format-1 log no longer re-executes here — this release
     // renamed its hand types — and its receipts redact no field: its format-1 leak is the plain
     // state fingerprint, which the format-2 test covers.)
-    for game in ["duel"] {
+    {
+        let game = "duel";
         let f = &fixture[game];
         let full: Vec<Value> = f["full"]["entries"]
             .as_array()
