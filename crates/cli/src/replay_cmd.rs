@@ -2,14 +2,22 @@
 
 use crate::exit::Outcome;
 use std::path::Path;
-use turnstile_runtime::{GameRegistry, ReplayFile};
+use turnstile_runtime::{verify_redacted, GameRegistry, ReplayFile};
 
-/// Re-executes a replay file and compares every fingerprint and receipt hash.
+/// Re-executes a replay file and compares every fingerprint and receipt hash; a redacted replay
+/// (one seat's timeline, downloaded while the match is live) is checked as far as its holder
+/// can, and what could not be checked is said.
 pub fn verify(registry: &GameRegistry, path: &Path) -> Outcome {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) => return Outcome::input(format!("cannot read {}: {e}", path.display())),
     };
+    let redacted = serde_json::from_str::<serde_json::Value>(&text)
+        .ok()
+        .filter(|v| v.get("redacted").and_then(serde_json::Value::as_bool) == Some(true));
+    if let Some(value) = redacted {
+        return verify_redacted_file(path, &value);
+    }
     let file = match ReplayFile::parse(&text) {
         Ok(file) => file,
         Err(e) => return Outcome::input(format!("{}: {e} ({})", path.display(), e.code())),
@@ -24,14 +32,43 @@ pub fn verify(registry: &GameRegistry, path: &Path) -> Outcome {
             )),
             None => {
                 println!(
-                    "{}: ok, {} receipt(s) of {} verified; final state {}",
+                    "{}: ok, {} receipt(s) of {} verified (format {}); final state {}",
                     path.display(),
                     report.verified,
                     report.game,
+                    file.format,
                     report
                         .final_fingerprint
                         .map_or_else(String::new, |f| f.to_string())
                 );
+                Outcome::ok()
+            }
+        },
+    }
+}
+
+fn verify_redacted_file(path: &Path, value: &serde_json::Value) -> Outcome {
+    match verify_redacted(value) {
+        Err(e) => Outcome::input(format!("{}: {e} ({})", path.display(), e.code())),
+        Ok(report) => match report.divergence {
+            Some(d) => Outcome::check_failed(format!(
+                "{}: redacted replay DIVERGED after {} chained receipt(s)\n{d}",
+                path.display(),
+                report.verified
+            )),
+            None => {
+                println!(
+                    "{}: ok as far as its viewer {} can check: {} receipt(s) of {} chained \
+                     (hashes, previous, before/after, public events)",
+                    path.display(),
+                    report.viewer,
+                    report.verified,
+                    report.game,
+                );
+                println!("not checked without the seed (released when the match ends):");
+                for item in &report.unchecked {
+                    println!("  - {item}");
+                }
                 Outcome::ok()
             }
         },

@@ -464,6 +464,23 @@ pub async fn ready(
     }))
 }
 
+/// Refuses a client-chosen command id in the server's own namespace (`timeout:`, `bot:`,
+/// `clock-resumed:`, `resign:`): taken first by a player, such an id would make the system
+/// command that needs it a "reused id", and so suppress a timeout, a bot move, a clock
+/// resumption or another seat's resignation.
+fn refuse_reserved_command_id(command_id: &str) -> ApiResult<()> {
+    if turnstile_core::is_system_command_id(command_id) {
+        return Err(ApiError::bad_request(
+            "reserved_command_id",
+            format!(
+                "command id {command_id:?} is in the server's own namespace ({}); choose another",
+                turnstile_core::SYSTEM_COMMAND_ID_PREFIXES.join(", ")
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// `POST /api/v1/matches/{matchId}/commands`.
 #[utoipa::path(post, path = "/api/v1/matches/{matchId}/commands", tag = "commands",
     params(("matchId" = String, Path, description = "The match id")),
@@ -487,6 +504,7 @@ pub async fn submit_command(
         )
     })?;
     let seat = acting_seat(role, body.seat)?;
+    refuse_reserved_command_id(&body.command_id)?;
     hub.command_limiter
         .take(&token_hash, hub.now())
         .map_err(|wait| ApiError::rate_limited("too many commands for this token", wait))?;
@@ -688,6 +706,9 @@ pub async fn resign(
 ) -> ApiResult<Json<ResignResponse>> {
     let (slot, role) = authenticated(&hub, &id, &headers).await?;
     let seat = acting_seat(role, None)?;
+    if let Some(command_id) = &body.command_id {
+        refuse_reserved_command_id(command_id)?;
+    }
     let mut guard = hub.lock(&slot).await?;
     let (action, sequence, seats) = {
         let m = loaded_match(&guard)?;
