@@ -19,8 +19,8 @@
 //! # Ok(()) }
 //! ```
 //!
-//! How a command flows is in [`hub`]; what runs without a request (timers, bots, leases, other
-//! nodes' commits) in [`driver`]; the live stream in [`stream`].
+//! How a command flows is in `hub` (its `cache`, `commands` and `leases`); what runs without a
+//! request (timers, bots, leases, other nodes' commits) in `driver`; the live stream in `stream`.
 //!
 //! **What the server must never do**: answer a command before its receipt is committed to the
 //! store; apply a command twice (command ids are idempotency keys, in memory and in the
@@ -33,20 +33,20 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-pub mod api;
+pub(crate) mod api;
 pub mod auth;
 pub mod clock;
 pub mod config;
-pub mod driver;
+pub(crate) mod driver;
 pub mod dto;
 pub mod edge;
 pub mod error;
 pub mod extract;
-pub mod hub;
+pub(crate) mod hub;
 pub mod limits;
 pub mod metrics;
 pub mod openapi;
-pub mod stream;
+pub(crate) mod stream;
 pub mod web;
 
 pub use config::ServerConfig;
