@@ -6,9 +6,10 @@ use crate::driver::ensure_driver;
 use crate::dto::*;
 use crate::edge::random_hex;
 use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::extract::Path;
 use crate::extract::{ApiJson, ApiQuery, ClientAddr, OptionalJson};
 use crate::hub::{refusal_error, Hub, Loaded, Origin, Slot, Submission};
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -191,6 +192,20 @@ pub async fn create_match(
         None => random_hex(hub.entropy.as_ref(), 16)
             .map_err(|_| ApiError::internal("draw a random seed"))?,
     };
+    if let Some((index, seat)) = body
+        .seats
+        .iter()
+        .enumerate()
+        .find(|(_, s)| s.kind == SeatKindDto::Human && s.bot.is_some())
+    {
+        return Err(ApiError::bad_request(
+            "invalid_seats",
+            format!(
+                "seat {index} is human but names the bot {:?}; make it `\"kind\": \"bot\"` or drop `bot`",
+                seat.bot.as_deref().unwrap_or("")
+            ),
+        ));
+    }
     let seats: Vec<SeatSpec> = body
         .seats
         .iter()

@@ -34,9 +34,12 @@
 #![deny(missing_docs)]
 
 pub(crate) mod api;
+mod api_http;
 pub mod auth;
+mod catalogue;
 pub mod clock;
 pub mod config;
+mod connections;
 pub(crate) mod driver;
 pub mod dto;
 pub mod edge;
@@ -47,23 +50,23 @@ pub mod limits;
 pub mod metrics;
 pub mod openapi;
 pub(crate) mod stream;
+mod streams;
 pub mod web;
 
 pub use config::ServerConfig;
 pub use edge::{Clock, Entropy, OsEntropy, SystemClock};
-pub use error::{ApiError, ErrorBody};
+pub use error::{ApiError, ErrorBody, ErrorKind};
 pub use limits::Rate;
 
 use crate::api::AppState;
 use crate::error::ApiResult;
 use axum::extract::{DefaultBodyLimit, Request, State};
-use axum::http::{HeaderValue, Method, StatusCode, Uri};
+use axum::http::{HeaderValue, Method, Uri};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use std::future::Future;
-use std::net::SocketAddr;
 use std::sync::Arc;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
@@ -100,8 +103,8 @@ pub enum StartError {
     /// The store refused something at start.
     #[error("storage: {0}")]
     Store(#[from] turnstile_store::StoreError),
-    /// A configuration value is unusable.
-    #[error("configuration: {0}")]
+    /// A server setting is unusable (named in the message, with why).
+    #[error("server setting: {0}")]
     Config(String),
 }
 
@@ -110,8 +113,9 @@ impl StartError {
     pub fn code(&self) -> &'static str {
         match self {
             StartError::BuiltinContent { .. } => "invalid_builtin_content",
-            StartError::Store(e) => e.code(),
-            StartError::Config(_) => "invalid_config",
+            StartError::Store(e) if e.is_unavailable() => "store_unavailable",
+            StartError::Store(_) => "store_failure",
+            StartError::Config(_) => "invalid_server_setting",
         }
     }
 }
@@ -149,11 +153,7 @@ impl Server {
         clock: Arc<dyn Clock>,
         entropy: Arc<dyn Entropy>,
     ) -> Result<Server, StartError> {
-        if config.snapshot_every == 0 || config.max_page == 0 {
-            return Err(StartError::Config(
-                "snapshot_every and max_page must be at least 1".into(),
-            ));
-        }
+        config.validate().map_err(StartError::Config)?;
         let node_id = match &config.node_id {
             Some(id) => id.clone(),
             None if store.backend() == "sqlite" => "local".to_owned(),
@@ -198,7 +198,10 @@ impl Server {
             config,
             node_id,
         ));
-        driver::resume_active(&hub).await;
+        // Listen at once: active matches are resumed (leases, timers, bots) in the background,
+        // and any match a request names first is loaded on that request.
+        let resuming = hub.clone();
+        tokio::spawn(async move { driver::resume_active(&resuming).await });
         driver::spawn_background(&hub);
         Ok(Server { hub })
     }
@@ -308,15 +311,10 @@ impl Server {
         let hub = self.hub.clone();
         let stop = async move {
             shutdown.await;
+            // Live streams and background work end first, so connections can drain.
             let _ = hub.shutdown.send(true);
         };
-        let result = axum::serve(
-            listener,
-            self.router()
-                .into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(stop)
-        .await;
+        let result = connections::serve(listener, self.router(), &self.hub.config, stop).await;
         self.stop().await;
         result
     }
@@ -347,7 +345,7 @@ async fn fallback(method: Method, uri: Uri) -> Response {
 
 async fn method_not_allowed() -> Response {
     ApiError::new(
-        StatusCode::METHOD_NOT_ALLOWED,
+        ErrorKind::MethodNotAllowed,
         "method_not_allowed",
         "this route does not take this method",
     )

@@ -2,7 +2,7 @@
 //! served at `/`. The full client is a later issue; `web/index.html` lists the games through
 //! the API so the route is real.
 
-use axum::http::{header, StatusCode, Uri};
+use axum::http::{header, Uri};
 use axum::response::{IntoResponse, Response};
 use include_dir::{include_dir, Dir};
 
@@ -31,7 +31,6 @@ pub fn file(uri: &Uri) -> Option<Response> {
     let file = WEB.get_file(path)?;
     Some(
         (
-            StatusCode::OK,
             [
                 (header::CONTENT_TYPE, content_type(path)),
                 (header::CACHE_CONTROL, "no-cache"),

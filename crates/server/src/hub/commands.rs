@@ -78,7 +78,7 @@ pub(crate) fn refusal_error(refusal: &ErasedRefusal, sequence: Sequence, step: u
                 )
             }
             CommandRefusal::CommandIdReused { .. } => {
-                ApiError::new(StatusCode::CONFLICT, "command_id_reused", r.to_string())
+                ApiError::new(ErrorKind::Conflict, "command_id_reused", r.to_string())
                     .with_details(json!({ "currentSequence": sequence, "currentStep": step }))
             }
             CommandRefusal::InvalidCommandId { .. } => {
@@ -179,7 +179,7 @@ impl Hub {
             Ok(_) => self.metrics.command("accepted", took),
             Err(e) => {
                 self.metrics.command(
-                    if e.status == StatusCode::UNPROCESSABLE_ENTITY {
+                    if e.kind == ErrorKind::Rejected {
                         "rejected"
                     } else {
                         "refused"
@@ -238,7 +238,7 @@ impl Hub {
             || loaded.m.is_accepted(&submission.command_id);
         if lifecycle.status == MatchStatus::Archived && !known {
             return Err(ApiError::new(
-                StatusCode::CONFLICT,
+                ErrorKind::Conflict,
                 "match_archived",
                 "the match was archived after being idle; its replay stays readable",
             ));
@@ -349,21 +349,27 @@ impl Hub {
     ) -> Result<Answered, ApiError> {
         match error {
             StoreError::Conflict(Conflict::CommandId { .. }) => {
-                // Another node accepted this command id first: answer with its receipt.
-                let stored = self.store.command(&slot.id, &submission.command_id).await?;
-                let reloaded = self.reload(slot, guard).await;
-                match (stored, reloaded) {
-                    (Some(record), _) => Ok(Answered {
-                        sequence: record.sequence,
-                        receipt: record.receipt,
-                        repeat: true,
-                    }),
-                    (None, _) => Err(ApiError::internal("read back a committed command")),
+                // Another node accepted this command id first. Whether this is a repeat (the
+                // same seat and action: its receipt) or a reuse (409 `command_id_reused`) is
+                // the match's own idempotency rule, so ask the reloaded match — never answer
+                // with the other command's receipt as if it were this one's.
+                self.reload(slot, guard).await?;
+                match self.judge_taken_id(guard, submission) {
+                    Some(answer) => answer,
+                    None => Err(ApiError::internal("read back a committed command")),
                 }
             }
             StoreError::Conflict(Conflict::Sequence { last_sequence, .. }) => {
-                // Another node committed this sequence first: reload and report where we are.
-                let (sequence, step) = match self.reload(slot, guard).await {
+                // Another node committed this sequence first: reload and report where we are —
+                // unless what it committed is this very command id, which is then a repeat
+                // or a reuse like any other known id.
+                let reloaded = self.reload(slot, guard).await;
+                if reloaded.is_ok() {
+                    if let Some(answer) = self.judge_taken_id(guard, submission) {
+                        return answer;
+                    }
+                }
+                let (sequence, step) = match reloaded {
                     Ok(()) => guard
                         .as_ref()
                         .map(|l| (l.m.sequence(), l.m.step()))
@@ -381,6 +387,45 @@ impl Hub {
             }
             other => Err(other.into()),
         }
+    }
+
+    /// After a lost race: when the reloaded match holds the submission's command id, submits
+    /// it again so the match's idempotency answers — the stored receipt for the same seat and
+    /// action, `command_id_reused` for anything else. `None` when the id is not taken.
+    fn judge_taken_id(
+        &self,
+        guard: &mut OwnedMutexGuard<Option<Loaded>>,
+        submission: &Submission,
+    ) -> Option<Result<Answered, ApiError>> {
+        let loaded = guard.as_mut()?;
+        if !loaded.m.is_accepted(&submission.command_id) {
+            return None;
+        }
+        let command = ErasedCommand {
+            command_id: submission.command_id.clone(),
+            seat: submission.seat,
+            expected_sequence: submission.expected_sequence,
+            expected_step: submission.expected_step,
+            tick: loaded.m.last_tick(),
+            action: submission.action.clone(),
+        };
+        Some(match loaded.m.submit(command) {
+            Ok(accepted) if accepted.repeat => Ok(Answered {
+                sequence: accepted.sequence,
+                receipt: accepted.entry.receipt,
+                repeat: true,
+            }),
+            Ok(_) => {
+                // Unreachable by the match's contract (the id is accepted); never keep a
+                // second application in memory.
+                **guard = None;
+                Err(ApiError::internal("judge a repeated command id"))
+            }
+            Err(refusal) => {
+                let (sequence, step) = (loaded.m.sequence(), loaded.m.step());
+                Err(refusal_error(&refusal, sequence, step))
+            }
+        })
     }
 
     /// Reloads a match from the store into a locked slot, and tells live streams what they

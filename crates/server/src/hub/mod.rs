@@ -26,9 +26,9 @@ use crate::clock::MatchClock;
 use crate::config::ServerConfig;
 use crate::edge::{Clock, Entropy};
 use crate::error::ApiError;
+use crate::error::ErrorKind;
 use crate::limits::Limiter;
 use crate::metrics::Metrics;
-use axum::http::StatusCode;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -69,6 +69,8 @@ pub(crate) struct Hub {
     pub(crate) create_limiter: Limiter,
     /// Set to true at shutdown.
     pub(crate) shutdown: watch::Sender<bool>,
+    /// Live streams open per token.
+    pub(crate) streams: Arc<crate::streams::StreamCounts>,
     slots: StdMutex<BTreeMap<String, Arc<Slot>>>,
     bundles: StdMutex<BTreeMap<(String, String), ErasedBundle>>,
 }
@@ -106,6 +108,7 @@ impl Hub {
             node_id,
             metrics: Metrics::default(),
             shutdown,
+            streams: Arc::default(),
             slots: StdMutex::new(BTreeMap::new()),
             bundles: StdMutex::new(BTreeMap::new()),
         }
