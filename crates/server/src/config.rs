@@ -50,6 +50,14 @@ pub struct ServerConfig {
     /// The most live streams one token may hold open at once (429 `too_many_streams` beyond).
     /// A match's spectator token is one token, shared by everyone it was given to.
     pub max_streams_per_token: usize,
+    /// Development mode (`serve --dev`): `GET .../state` shows a running match's full state to
+    /// any of its tokens (otherwise only once the match has ended). Never on a public server.
+    pub dev: bool,
+    /// How long a timed match's clock waits for every human seat to open the board before it
+    /// starts anyway (`fair_start.rs`); zero turns fair starts off (clocks run from creation).
+    pub clock_start_wait: Duration,
+    /// The games' hint functions and their limits (`hint.rs`); none by default.
+    pub hints: crate::hint::Hints,
 }
 
 impl Default for ServerConfig {
@@ -81,6 +89,9 @@ impl Default for ServerConfig {
             header_read_timeout: Duration::from_secs(10),
             max_connections: 4096,
             max_streams_per_token: 16,
+            dev: false,
+            clock_start_wait: Duration::ZERO,
+            hints: crate::hint::Hints::default(),
         }
     }
 }

@@ -69,6 +69,8 @@ pub(crate) struct Hub {
     pub(crate) create_limiter: Limiter,
     /// Set to true at shutdown.
     pub(crate) shutdown: watch::Sender<bool>,
+    /// The seats that opened their board, for fair clock starts (`fair_start.rs`).
+    pub(crate) fair_start: crate::fair_start::FairStart,
     /// Live streams open per token.
     pub(crate) streams: Arc<crate::streams::StreamCounts>,
     slots: StdMutex<BTreeMap<String, Arc<Slot>>>,
@@ -108,6 +110,7 @@ impl Hub {
             node_id,
             metrics: Metrics::default(),
             shutdown,
+            fair_start: crate::fair_start::FairStart::default(),
             streams: Arc::default(),
             slots: StdMutex::new(BTreeMap::new()),
             bundles: StdMutex::new(BTreeMap::new()),
