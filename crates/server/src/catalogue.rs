@@ -103,6 +103,7 @@ mod tests {
                     continue;
                 }
                 let args = rest[open + 1..].trim_start();
+                let args = args.strip_prefix("crate::error::").unwrap_or(args);
                 let (explicit, args) = match args.strip_prefix("ErrorKind::") {
                     Some(after) => {
                         let end = after.find(',').unwrap_or(0);
