@@ -66,17 +66,14 @@ pub fn run(args: ServeArgs) -> Outcome {
         Err(e) => return Outcome::input(format!("cannot start the async runtime: {e}")),
     };
     runtime.block_on(async move {
-        let store = match turnstile_store::open(&args.database).await {
-            Ok(store) => store,
-            Err(e) => {
-                return Outcome::input(format!("cannot open the database {}: {e}", args.database))
-            }
-        };
-        println!(
-            "turnstile: database {} ({})",
-            store.describe(),
-            store.backend()
-        );
+        // Every setting is checked, and the address bound, before the database is opened: a
+        // mistake is reported without creating a database file or touching a schema.
+        if args.create_rate % 60 != 0 {
+            return Outcome::input(format!(
+                "--create-rate {} is not a whole number per second; give a multiple of 60 per minute (60, 120, ...) or 0 for unlimited",
+                args.create_rate
+            ));
+        }
         let hints = turnstile_server::Hints::default().with(
             "sokoban",
             std::sync::Arc::new(|view: &serde_json::Value, budget: u64| {
@@ -100,7 +97,7 @@ pub fn run(args: ServeArgs) -> Outcome {
                 Rate::UNLIMITED
             } else {
                 Rate {
-                    per_second: args.create_rate.div_ceil(60),
+                    per_second: args.create_rate / 60,
                     burst: args.create_rate,
                 }
             },
@@ -110,15 +107,29 @@ pub fn run(args: ServeArgs) -> Outcome {
             clock_start_wait: std::time::Duration::from_secs(args.clock_start_wait),
             ..ServerConfig::default()
         };
+        if let Err(why) = config.validate() {
+            return Outcome::input(format!("cannot start the server: {why}"));
+        }
+        let listener = match tokio::net::TcpListener::bind(&args.addr).await {
+            Ok(l) => l,
+            Err(e) => return Outcome::input(format!("cannot listen on {}: {e}", args.addr)),
+        };
+        let store = match turnstile_store::open(&args.database).await {
+            Ok(store) => store,
+            Err(e) => {
+                return Outcome::input(format!("cannot open the database {}: {e}", args.database))
+            }
+        };
+        println!(
+            "turnstile: database {} ({})",
+            store.describe(),
+            store.backend()
+        );
         let server =
             match Server::start(turnstile_samples::registry(), Arc::clone(&store), config).await {
                 Ok(server) => server,
                 Err(e) => return Outcome::input(format!("cannot start the server: {e}")),
             };
-        let listener = match tokio::net::TcpListener::bind(&args.addr).await {
-            Ok(l) => l,
-            Err(e) => return Outcome::input(format!("cannot listen on {}: {e}", args.addr)),
-        };
         match listener.local_addr() {
             Ok(addr) => println!(
                 "turnstile: listening on http://{addr} (node {})",

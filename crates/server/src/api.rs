@@ -5,10 +5,11 @@ use crate::auth::{self, Role};
 use crate::driver::ensure_driver;
 use crate::dto::*;
 use crate::edge::random_hex;
-use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::error::{ApiError, ApiResult, ErrorBody, ErrorKind};
+use crate::extract::Path;
 use crate::extract::{ApiJson, ApiQuery, ClientAddr, OptionalJson};
 use crate::hub::{refusal_error, Hub, Loaded, Origin, Slot, Submission};
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -191,6 +192,20 @@ pub async fn create_match(
         None => random_hex(hub.entropy.as_ref(), 16)
             .map_err(|_| ApiError::internal("draw a random seed"))?,
     };
+    if let Some((index, seat)) = body
+        .seats
+        .iter()
+        .enumerate()
+        .find(|(_, s)| s.kind == SeatKindDto::Human && s.bot.is_some())
+    {
+        return Err(ApiError::bad_request(
+            "invalid_seats",
+            format!(
+                "seat {index} is human but names the bot {:?}; make it `\"kind\": \"bot\"` or drop `bot`",
+                seat.bot.as_deref().unwrap_or("")
+            ),
+        ));
+    }
     let seats: Vec<SeatSpec> = body
         .seats
         .iter()
@@ -439,7 +454,7 @@ pub async fn ready(
     let (slot, role) = authenticated(&hub, &id, &headers).await?;
     let Role::Seat(seat) = role else {
         return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
+            ErrorKind::Forbidden,
             "not_a_seat",
             "only a seat says it is ready; a spectator's page just watches",
         ));
@@ -798,7 +813,7 @@ pub async fn full_state(
     let ended = hub.has_ended(&slot, m);
     if !ended && !hub.config.dev {
         return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
+            ErrorKind::Forbidden,
             "state_hidden",
             "the full state of a running match is hidden (it holds what seats may not see); it is given once the match has ended, or by a server started with `serve --dev`",
         ));

@@ -137,7 +137,7 @@ async fn bot_step(hub: &Arc<Hub>, slot: &Arc<Slot>) -> Result<bool, String> {
             };
             return match hub.submit_locked(slot, &mut guard, submission).await {
                 Ok(answer) => Ok(!answer.repeat),
-                Err(e) if e.status.is_server_error() => Err(e.code.to_string()),
+                Err(e) if e.is_server_error() => Err(e.code.to_string()),
                 Err(e) => {
                     tracing::info!(match_id = %slot.id, %seat, code = %e.code, "bot command refused");
                     Ok(false)
@@ -209,7 +209,7 @@ async fn fire_timeout(hub: &Arc<Hub>, slot: &Arc<Slot>) {
         Ok(_) => {}
         Err(e) => {
             tracing::info!(match_id = %slot.id, code = %e.code, "timeout not applied");
-            if e.status.is_server_error() {
+            if e.is_server_error() {
                 // Not durable: allow another try.
                 if let Some(loaded) = guard.as_mut() {
                     loaded.attempted_timeout = None;

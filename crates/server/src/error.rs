@@ -1,23 +1,54 @@
-//! Every error the API answers with, as one shape: `{"error": {"code", "message", "details"}}`.
+//! Every error the server answers with, as one shape: `{"error": {"code", "message", "details"}}`.
+//!
+//! This is a domain error: a [`ErrorKind`] (what sort of refusal), a stable code, a message and
+//! details. It knows nothing of HTTP; the API edge (`api_http.rs`) maps each kind to its status
+//! once, so the hub, the driver and the extractors never choose status codes.
 //!
 //! Codes are stable snake_case strings clients switch on; messages are for people and may be
 //! reworded; `details` carries the numbers a client needs (the current sequence and step of a
 //! 409, the problems of a rejected bundle). Nothing internal leaks: store errors are logged
 //! here and answered with a generic sentence, never a path or a backtrace.
 
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::borrow::Cow;
 use turnstile_store::StoreError;
 use utoipa::ToSchema;
 
-/// An API error: a status, a stable code, a message and details.
+/// What sort of refusal an error is; the API edge gives each kind its HTTP status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ErrorKind {
+    /// The request is not what the route takes (400).
+    BadRequest,
+    /// No token, or a token that names nobody here (401).
+    Unauthorized,
+    /// A known caller asking for what it may not do (403).
+    Forbidden,
+    /// Nothing by that name (404).
+    NotFound,
+    /// The route does not take this method (405).
+    MethodNotAllowed,
+    /// The caller acted on a stale view, or on what another command already took (409).
+    Conflict,
+    /// The body is larger than the route takes (413).
+    PayloadTooLarge,
+    /// The body is not of the media type the route takes (415).
+    UnsupportedMediaType,
+    /// The rules (or the runtime's shared rules) refuse (422).
+    Rejected,
+    /// Too many requests or streams for this caller (429).
+    RateLimited,
+    /// A defect (500).
+    Internal,
+    /// Storage is down; retry later (503).
+    Unavailable,
+}
+
+/// A server error: a kind, a stable code, a message and details.
 #[derive(Debug, Clone)]
 pub struct ApiError {
-    /// The HTTP status.
-    pub status: StatusCode,
+    /// What sort of refusal this is.
+    pub kind: ErrorKind,
     /// The stable code.
     pub code: Cow<'static, str>,
     /// For a person.
@@ -50,12 +81,12 @@ pub struct ErrorDetail {
 impl ApiError {
     /// An error with empty details.
     pub fn new(
-        status: StatusCode,
+        kind: ErrorKind,
         code: impl Into<Cow<'static, str>>,
         message: impl Into<String>,
     ) -> Self {
         ApiError {
-            status,
+            kind,
             code: code.into(),
             message: message.into(),
             details: json!({}),
@@ -70,22 +101,22 @@ impl ApiError {
 
     /// 400: a body, path or query that is not what the route takes.
     pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
-        Self::new(StatusCode::BAD_REQUEST, code, message)
+        Self::new(ErrorKind::BadRequest, code, message)
     }
 
     /// 401: no token, or a token that names nobody here.
     pub fn unauthorized(code: &'static str, message: impl Into<String>) -> Self {
-        Self::new(StatusCode::UNAUTHORIZED, code, message)
+        Self::new(ErrorKind::Unauthorized, code, message)
     }
 
     /// 403: a known caller asking for what it may not do.
     pub fn forbidden(code: &'static str, message: impl Into<String>) -> Self {
-        Self::new(StatusCode::FORBIDDEN, code, message)
+        Self::new(ErrorKind::Forbidden, code, message)
     }
 
     /// 404.
     pub fn not_found(code: &'static str, message: impl Into<String>) -> Self {
-        Self::new(StatusCode::NOT_FOUND, code, message)
+        Self::new(ErrorKind::NotFound, code, message)
     }
 
     /// 409: the client acted on a stale view; details carry where the match is.
@@ -95,25 +126,25 @@ impl ApiError {
         sequence: u64,
         step: u64,
     ) -> Self {
-        Self::new(StatusCode::CONFLICT, code, message)
+        Self::new(ErrorKind::Conflict, code, message)
             .with_details(json!({ "currentSequence": sequence, "currentStep": step }))
     }
 
     /// 422: the rules (or the runtime's shared rules) refused the action.
     pub fn rejected(code: impl Into<Cow<'static, str>>, message: impl Into<String>) -> Self {
-        Self::new(StatusCode::UNPROCESSABLE_ENTITY, code, message)
+        Self::new(ErrorKind::Rejected, code, message)
     }
 
     /// 429 with the seconds to wait.
     pub fn rate_limited(message: impl Into<String>, retry_after_seconds: u64) -> Self {
-        Self::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", message)
+        Self::new(ErrorKind::RateLimited, "rate_limited", message)
             .with_details(json!({ "retryAfterSeconds": retry_after_seconds }))
     }
 
     /// 503: storage is down; retry later.
     pub fn unavailable() -> Self {
         Self::new(
-            StatusCode::SERVICE_UNAVAILABLE,
+            ErrorKind::Unavailable,
             "store_unavailable",
             "storage is unavailable; nothing was changed, retry later",
         )
@@ -122,7 +153,7 @@ impl ApiError {
     /// 500 for a defect, with a message that names no internals.
     pub fn internal(what: &str) -> Self {
         Self::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
+            ErrorKind::Internal,
             "internal",
             format!("the server could not {what}; nothing was changed"),
         )
@@ -136,10 +167,12 @@ impl From<StoreError> for ApiError {
                 tracing::warn!(detail = %detail, "store unavailable");
                 ApiError::unavailable()
             }
-            StoreError::NotFound(_) => ApiError::not_found("not_found", "not found"),
+            StoreError::NotFound(_) => {
+                ApiError::not_found("record_not_found", "what the request names is not stored")
+            }
             StoreError::Conflict(c) => ApiError::new(
-                StatusCode::CONFLICT,
-                "conflict",
+                ErrorKind::Conflict,
+                "store_conflict",
                 format!("a uniqueness rule refused the write ({})", c.uniqueness()),
             ),
             other => {
@@ -150,31 +183,10 @@ impl From<StoreError> for ApiError {
     }
 }
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let mut response = (
-            self.status,
-            axum::Json(ErrorBody {
-                error: ErrorDetail {
-                    code: self.code.into_owned(),
-                    message: self.message,
-                    details: self.details.clone(),
-                },
-            }),
-        )
-            .into_response();
-        if self.status == StatusCode::TOO_MANY_REQUESTS {
-            if let Some(seconds) = self
-                .details
-                .get("retryAfterSeconds")
-                .and_then(Value::as_u64)
-            {
-                if let Ok(value) = seconds.to_string().parse() {
-                    response.headers_mut().insert("retry-after", value);
-                }
-            }
-        }
-        response
+impl ApiError {
+    /// Whether this is the server's fault (a defect or storage down) rather than the caller's.
+    pub fn is_server_error(&self) -> bool {
+        matches!(self.kind, ErrorKind::Internal | ErrorKind::Unavailable)
     }
 }
 

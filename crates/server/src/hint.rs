@@ -147,7 +147,7 @@ pub async fn hint(
     })?;
     if !hints.begin(&token) {
         return Err(ApiError::new(
-            axum::http::StatusCode::CONFLICT,
+            crate::error::ErrorKind::Conflict,
             "hint_in_progress",
             "a hint for this token is being searched; wait for its answer",
         ));

@@ -19,8 +19,8 @@
 //! # Ok(()) }
 //! ```
 //!
-//! How a command flows is in [`hub`]; what runs without a request (timers, bots, leases, other
-//! nodes' commits) in [`driver`]; the live stream in [`stream`].
+//! How a command flows is in `hub` (its `cache`, `commands` and `leases`); what runs without a
+//! request (timers, bots, leases, other nodes' commits) in `driver`; the live stream in `stream`.
 //!
 //! **What the server must never do**: answer a command before its receipt is committed to the
 //! store; apply a command twice (command ids are idempotency keys, in memory and in the
@@ -33,40 +33,43 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-pub mod api;
+pub(crate) mod api;
+mod api_http;
 pub mod auth;
+mod catalogue;
 pub mod clock;
 pub mod config;
-pub mod driver;
+mod connections;
+pub(crate) mod driver;
 pub mod dto;
 pub mod edge;
 pub mod error;
 pub mod extract;
-pub mod fair_start;
-pub mod hint;
-pub mod hub;
+pub(crate) mod fair_start;
+pub(crate) mod hint;
+pub(crate) mod hub;
 pub mod limits;
 pub mod metrics;
 pub mod openapi;
-pub mod stream;
+pub(crate) mod stream;
+mod streams;
 pub mod web;
 
 pub use config::ServerConfig;
 pub use edge::{Clock, Entropy, OsEntropy, SystemClock};
-pub use error::{ApiError, ErrorBody};
+pub use error::{ApiError, ErrorBody, ErrorKind};
 pub use hint::{HintHook, HintRefusal, Hints};
 pub use limits::Rate;
 
 use crate::api::AppState;
 use crate::error::ApiResult;
 use axum::extract::{DefaultBodyLimit, Request, State};
-use axum::http::{HeaderValue, Method, StatusCode, Uri};
+use axum::http::{HeaderValue, Method, Uri};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use std::future::Future;
-use std::net::SocketAddr;
 use std::sync::Arc;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
@@ -103,8 +106,8 @@ pub enum StartError {
     /// The store refused something at start.
     #[error("storage: {0}")]
     Store(#[from] turnstile_store::StoreError),
-    /// A configuration value is unusable.
-    #[error("configuration: {0}")]
+    /// A server setting is unusable (named in the message, with why).
+    #[error("server setting: {0}")]
     Config(String),
 }
 
@@ -113,8 +116,9 @@ impl StartError {
     pub fn code(&self) -> &'static str {
         match self {
             StartError::BuiltinContent { .. } => "invalid_builtin_content",
-            StartError::Store(e) => e.code(),
-            StartError::Config(_) => "invalid_config",
+            StartError::Store(e) if e.is_unavailable() => "store_unavailable",
+            StartError::Store(_) => "store_failure",
+            StartError::Config(_) => "invalid_server_setting",
         }
     }
 }
@@ -152,11 +156,7 @@ impl Server {
         clock: Arc<dyn Clock>,
         entropy: Arc<dyn Entropy>,
     ) -> Result<Server, StartError> {
-        if config.snapshot_every == 0 || config.max_page == 0 {
-            return Err(StartError::Config(
-                "snapshot_every and max_page must be at least 1".into(),
-            ));
-        }
+        config.validate().map_err(StartError::Config)?;
         let node_id = match &config.node_id {
             Some(id) => id.clone(),
             None if store.backend() == "sqlite" => "local".to_owned(),
@@ -201,7 +201,10 @@ impl Server {
             config,
             node_id,
         ));
-        driver::resume_active(&hub).await;
+        // Listen at once: active matches are resumed (leases, timers, bots) in the background,
+        // and any match a request names first is loaded on that request.
+        let resuming = hub.clone();
+        tokio::spawn(async move { driver::resume_active(&resuming).await });
         driver::spawn_background(&hub);
         Ok(Server { hub })
     }
@@ -314,15 +317,10 @@ impl Server {
         let hub = self.hub.clone();
         let stop = async move {
             shutdown.await;
+            // Live streams and background work end first, so connections can drain.
             let _ = hub.shutdown.send(true);
         };
-        let result = axum::serve(
-            listener,
-            self.router()
-                .into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(stop)
-        .await;
+        let result = connections::serve(listener, self.router(), &self.hub.config, stop).await;
         self.stop().await;
         result
     }
@@ -353,7 +351,7 @@ async fn fallback(method: Method, uri: Uri) -> Response {
 
 async fn method_not_allowed() -> Response {
     ApiError::new(
-        StatusCode::METHOD_NOT_ALLOWED,
+        ErrorKind::MethodNotAllowed,
         "method_not_allowed",
         "this route does not take this method",
     )

@@ -11,8 +11,9 @@ use crate::api::AppState;
 use crate::auth;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::ApiQuery;
+use crate::extract::Path;
 use crate::hub::{Hub, Slot};
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -52,6 +53,10 @@ pub async fn events(
     let slot = hub.slot(&id).await?;
     let role = auth::authenticate(&headers, &slot.record)?;
     let viewer = role.viewer();
+    let permit = hub.streams.open(
+        &auth::hash_token(auth::bearer(&headers)?),
+        hub.config.max_streams_per_token,
+    )?;
     let last_event_id = match headers.get("last-event-id") {
         Some(v) => Some(
             v.to_str()
@@ -77,7 +82,21 @@ pub async fn events(
         (last_event_id.or(query.after).unwrap_or(current), redactor)
     };
     let (tx, rx) = mpsc::channel::<Result<Event, Infallible>>(64);
-    tokio::spawn(pump(hub.clone(), slot, viewer, redactor, after, live, tx));
+    let gone = tx.clone();
+    let pumping = pump(hub.clone(), slot, viewer, redactor, after, live, tx);
+    tokio::spawn(async move {
+        // The stream's place is held until its pump ends or the client goes away (noticed
+        // within a second of the response being dropped, even on a quiet match).
+        let _permit = permit;
+        tokio::select! {
+            () = pumping => {}
+            () = async {
+                while !gone.is_closed() {
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                }
+            } => {}
+        }
+    });
     Ok(Sse::new(rx)
         .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
         .into_response())

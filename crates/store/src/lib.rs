@@ -32,6 +32,7 @@
 
 mod error;
 mod migrations;
+mod policy;
 mod postgres;
 mod records;
 mod sqlite;

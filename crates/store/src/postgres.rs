@@ -21,8 +21,11 @@ use tokio_postgres::{AsyncMessage, NoTls, Row};
 
 use crate::error::{json_text, parse_json, to_i64, to_u64};
 use crate::migrations;
+use crate::policy::{
+    decide_lease, decode_lease, decode_log, decode_match, decode_snapshot, encode_token_hashes,
+    granted_lease, LeaseDecision, PreparedAppend, LOG_COLUMNS, MATCH_COLUMNS, SNAPSHOT_COLUMNS,
+};
 use crate::records::*;
-use crate::sqlite::{decode_match, encode_token_hashes, PreparedAppend};
 use crate::{Conflict, Store, StoreError, StoreResult, COMMIT_CHANNEL};
 
 /// Tuning of [`PostgresStore`].
@@ -378,9 +381,6 @@ impl PostgresStore {
 
 // ----- row helpers -----------------------------------------------------------------------
 
-const MATCH_COLUMNS: &str = "id, game, config, revision, seed, seats, tick_rate, \
-    seat_token_hashes, spectator_token_hash, created_at_ms, status, outcome, last_activity_ms";
-
 fn match_of(r: &Row) -> StoreResult<MatchRecord> {
     let get = |e: tokio_postgres::Error| StoreError::Corrupt(e.to_string());
     decode_match(
@@ -400,41 +400,37 @@ fn match_of(r: &Row) -> StoreResult<MatchRecord> {
     )
 }
 
-const LOG_COLUMNS: &str = "sequence, command_id, tick, envelope, receipt, recorded_at_ms";
-
 fn log_of(r: &Row) -> StoreResult<LogRecord> {
     let get = |e: tokio_postgres::Error| StoreError::Corrupt(e.to_string());
-    Ok(LogRecord {
-        sequence: to_u64("sequence", r.try_get(0).map_err(get)?)?,
-        command_id: r.try_get(1).map_err(get)?,
-        tick: to_u64("tick", r.try_get(2).map_err(get)?)?,
-        envelope: parse_json("envelope", r.try_get(3).map_err(get)?)?,
-        receipt: parse_json("receipt", r.try_get(4).map_err(get)?)?,
-        recorded_at_ms: r.try_get(5).map_err(get)?,
-    })
+    decode_log((
+        r.try_get(0).map_err(get)?,
+        r.try_get(1).map_err(get)?,
+        r.try_get(2).map_err(get)?,
+        r.try_get(3).map_err(get)?,
+        r.try_get(4).map_err(get)?,
+        r.try_get(5).map_err(get)?,
+    ))
 }
-
-const SNAPSHOT_COLUMNS: &str = "sequence, tick, state_fingerprint, last_receipt_hash, state";
 
 fn snapshot_of(r: &Row) -> StoreResult<SnapshotRecord> {
     let get = |e: tokio_postgres::Error| StoreError::Corrupt(e.to_string());
-    Ok(SnapshotRecord {
-        sequence: to_u64("snapshot sequence", r.try_get(0).map_err(get)?)?,
-        tick: to_u64("snapshot tick", r.try_get(1).map_err(get)?)?,
-        state_fingerprint: r.try_get(2).map_err(get)?,
-        last_receipt_hash: r.try_get(3).map_err(get)?,
-        state: parse_json("snapshot state", r.try_get(4).map_err(get)?)?,
-    })
+    decode_snapshot((
+        r.try_get(0).map_err(get)?,
+        r.try_get(1).map_err(get)?,
+        r.try_get(2).map_err(get)?,
+        r.try_get(3).map_err(get)?,
+        r.try_get(4).map_err(get)?,
+    ))
 }
 
 fn lease_of(match_id: &str, r: &Row) -> StoreResult<LeaseRecord> {
     let get = |e: tokio_postgres::Error| StoreError::Corrupt(e.to_string());
-    Ok(LeaseRecord {
-        match_id: match_id.to_owned(),
-        node_id: r.try_get(0).map_err(get)?,
-        expires_at_ms: r.try_get(1).map_err(get)?,
-        last_heartbeat_tick: to_u64("heartbeat tick", r.try_get(2).map_err(get)?)?,
-    })
+    decode_lease((
+        match_id.to_owned(),
+        r.try_get(0).map_err(get)?,
+        r.try_get(1).map_err(get)?,
+        r.try_get(2).map_err(get)?,
+    ))
 }
 
 /// One statement: insert if the match exists and the sequence is next, touch the match, and
@@ -1145,12 +1141,9 @@ impl Store for PostgresStore {
             .map_err(pg_err)?
             .map(|r| lease_of(match_id, &r))
             .transpose()?;
-        let previous = match current {
-            Some(lease) if lease.expires_at_ms > now_ms && lease.node_id != node_id => {
-                return Ok(LeaseOutcome::Held(lease));
-            }
-            Some(lease) if lease.expires_at_ms > now_ms => None,
-            other => other,
+        let previous = match decide_lease(current, node_id, now_ms) {
+            LeaseDecision::Held(lease) => return Ok(LeaseOutcome::Held(lease)),
+            LeaseDecision::Take { previous } => previous,
         };
         tx.execute(
             "INSERT INTO leases (match_id, node_id, expires_at_ms, last_heartbeat_tick)
@@ -1164,12 +1157,7 @@ impl Store for PostgresStore {
         .map_err(pg_err)?;
         tx.commit().await.map_err(pg_err)?;
         Ok(LeaseOutcome::Acquired {
-            lease: LeaseRecord {
-                match_id: match_id.to_owned(),
-                node_id: node_id.to_owned(),
-                expires_at_ms,
-                last_heartbeat_tick: heartbeat_tick,
-            },
+            lease: granted_lease(match_id, node_id, now_ms, ttl_ms, heartbeat_tick),
             previous,
         })
     }
@@ -1193,12 +1181,7 @@ impl Store for PostgresStore {
             )
             .await
             .map_err(pg_err)?;
-        Ok((n == 1).then(|| LeaseRecord {
-            match_id: match_id.to_owned(),
-            node_id: node_id.to_owned(),
-            expires_at_ms,
-            last_heartbeat_tick: heartbeat_tick,
-        }))
+        Ok((n == 1).then(|| granted_lease(match_id, node_id, now_ms, ttl_ms, heartbeat_tick)))
     }
 
     async fn release_lease(&self, match_id: &str, node_id: &str) -> StoreResult<bool> {

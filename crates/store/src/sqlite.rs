@@ -26,6 +26,11 @@ use tokio::sync::{broadcast, oneshot};
 
 use crate::error::{json_text, parse_json, to_i64, to_u64};
 use crate::migrations;
+use crate::policy::{
+    decide_lease, decode_lease, decode_log, decode_match, decode_snapshot, encode_token_hashes,
+    granted_lease, LeaseDecision, PreparedAppend, RawLog, RawSnapshot, LOG_COLUMNS, MATCH_COLUMNS,
+    SNAPSHOT_COLUMNS,
+};
 use crate::records::*;
 use crate::{Conflict, Store, StoreError, StoreResult};
 
@@ -452,9 +457,6 @@ impl SqliteStore {
 
 // ----- row helpers -----------------------------------------------------------------------
 
-const MATCH_COLUMNS: &str = "id, game, config, revision, seed, seats, tick_rate, \
-    seat_token_hashes, spectator_token_hash, created_at_ms, status, outcome, last_activity_ms";
-
 struct RawMatch {
     id: String,
     game: String,
@@ -489,52 +491,6 @@ fn raw_match(r: &Row<'_>) -> rusqlite::Result<RawMatch> {
     })
 }
 
-pub(crate) fn decode_token_hashes(text: &str) -> StoreResult<Vec<Option<String>>> {
-    serde_json::from_str(text)
-        .map_err(|e| StoreError::Corrupt(format!("stored seat token hashes: {e}")))
-}
-
-pub(crate) fn encode_token_hashes(hashes: &[Option<String>]) -> String {
-    serde_json::to_string(hashes).unwrap_or_else(|_| "[]".to_owned())
-}
-
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn decode_match(
-    id: String,
-    game: String,
-    config: &str,
-    revision: String,
-    seed: String,
-    seats: &str,
-    tick_rate: i64,
-    seat_token_hashes: &str,
-    spectator_token_hash: Option<String>,
-    created_at_ms: i64,
-    status: &str,
-    outcome: Option<&str>,
-    last_activity_ms: i64,
-) -> StoreResult<MatchRecord> {
-    Ok(MatchRecord {
-        config: parse_json("match config", config)?,
-        seats: parse_json("match seats", seats)?,
-        tick_rate: u32::try_from(tick_rate)
-            .map_err(|_| StoreError::Corrupt(format!("stored tick rate {tick_rate}")))?,
-        seat_token_hashes: decode_token_hashes(seat_token_hashes)?,
-        status: MatchStatus::parse(status)
-            .ok_or_else(|| StoreError::Corrupt(format!("stored match status {status:?}")))?,
-        outcome: outcome
-            .map(|o| parse_json("match outcome", o))
-            .transpose()?,
-        id,
-        game,
-        revision,
-        seed,
-        spectator_token_hash,
-        created_at_ms,
-        last_activity_ms,
-    })
-}
-
 fn match_of(raw: RawMatch) -> StoreResult<MatchRecord> {
     decode_match(
         raw.id,
@@ -553,9 +509,7 @@ fn match_of(raw: RawMatch) -> StoreResult<MatchRecord> {
     )
 }
 
-const LOG_COLUMNS: &str = "sequence, command_id, tick, envelope, receipt, recorded_at_ms";
-
-fn log_of(r: &Row<'_>) -> rusqlite::Result<(i64, String, i64, String, String, i64)> {
+fn log_of(r: &Row<'_>) -> rusqlite::Result<RawLog> {
     Ok((
         r.get(0)?,
         r.get(1)?,
@@ -566,46 +520,12 @@ fn log_of(r: &Row<'_>) -> rusqlite::Result<(i64, String, i64, String, String, i6
     ))
 }
 
-fn log_record(raw: (i64, String, i64, String, String, i64)) -> StoreResult<LogRecord> {
-    Ok(LogRecord {
-        sequence: to_u64("sequence", raw.0)?,
-        command_id: raw.1,
-        tick: to_u64("tick", raw.2)?,
-        envelope: parse_json("envelope", &raw.3)?,
-        receipt: parse_json("receipt", &raw.4)?,
-        recorded_at_ms: raw.5,
-    })
-}
-
-const SNAPSHOT_COLUMNS: &str = "sequence, tick, state_fingerprint, last_receipt_hash, state";
-
-type RawSnapshot = (i64, i64, String, Option<String>, String);
-
 fn snapshot_of(r: &Row<'_>) -> rusqlite::Result<RawSnapshot> {
     Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
 }
 
-fn snapshot_record(raw: RawSnapshot) -> StoreResult<SnapshotRecord> {
-    Ok(SnapshotRecord {
-        sequence: to_u64("snapshot sequence", raw.0)?,
-        tick: to_u64("snapshot tick", raw.1)?,
-        state_fingerprint: raw.2,
-        last_receipt_hash: raw.3,
-        state: parse_json("snapshot state", &raw.4)?,
-    })
-}
-
 fn lease_of(match_id: &str, r: &Row<'_>) -> rusqlite::Result<(String, String, i64, i64)> {
     Ok((match_id.to_owned(), r.get(0)?, r.get(1)?, r.get(2)?))
-}
-
-fn lease_record(raw: (String, String, i64, i64)) -> StoreResult<LeaseRecord> {
-    Ok(LeaseRecord {
-        match_id: raw.0,
-        node_id: raw.1,
-        expires_at_ms: raw.2,
-        last_heartbeat_tick: to_u64("heartbeat tick", raw.3)?,
-    })
 }
 
 fn match_exists(conn: &Connection, match_id: &str) -> StoreResult<bool> {
@@ -628,62 +548,6 @@ fn last_sequence_in(conn: &Connection, match_id: &str) -> StoreResult<u64> {
         .and_then(|mut s| s.query_row([match_id], |r| r.get(0)))
         .map_err(sql_err)?;
     to_u64("sequence", last)
-}
-
-/// A log record made ready for the database on the caller's thread (JSON serialized,
-/// numbers range-checked), so the single writer thread only writes.
-#[derive(Debug, Clone)]
-pub(crate) struct PreparedAppend {
-    pub(crate) match_id: String,
-    pub(crate) sequence: u64,
-    pub(crate) sequence_i64: i64,
-    pub(crate) command_id: String,
-    pub(crate) tick: i64,
-    pub(crate) envelope: String,
-    pub(crate) receipt: String,
-    pub(crate) recorded_at_ms: i64,
-}
-
-impl PreparedAppend {
-    pub(crate) fn new(match_id: &str, record: &LogRecord) -> StoreResult<PreparedAppend> {
-        Ok(PreparedAppend {
-            match_id: match_id.to_owned(),
-            sequence: record.sequence,
-            sequence_i64: to_i64("sequence", record.sequence)?,
-            command_id: record.command_id.clone(),
-            tick: to_i64("tick", record.tick)?,
-            envelope: json_text(&record.envelope),
-            receipt: json_text(&record.receipt),
-            recorded_at_ms: record.recorded_at_ms,
-        })
-    }
-
-    /// Why this append was refused, given what the database holds now; `None` if nothing
-    /// refuses it.
-    pub(crate) fn refusal(
-        &self,
-        match_exists: bool,
-        command_taken: bool,
-        last_sequence: u64,
-    ) -> Option<StoreError> {
-        if !match_exists {
-            return Some(StoreError::NotFound(format!("match {}", self.match_id)));
-        }
-        if command_taken {
-            return Some(StoreError::Conflict(Conflict::CommandId {
-                match_id: self.match_id.clone(),
-                command_id: self.command_id.clone(),
-            }));
-        }
-        if Some(self.sequence) != last_sequence.checked_add(1) {
-            return Some(StoreError::Conflict(Conflict::Sequence {
-                match_id: self.match_id.clone(),
-                sequence: self.sequence,
-                last_sequence,
-            }));
-        }
-        None
-    }
 }
 
 /// Appends one record inside the writer's transaction (the writer is the only one, so the
@@ -1089,7 +953,7 @@ impl Store for SqliteStore {
                 .map_err(sql_err)?
                 .collect::<rusqlite::Result<Vec<_>>>()
                 .map_err(sql_err)?;
-            rows.into_iter().map(log_record).collect()
+            rows.into_iter().map(decode_log).collect()
         })
         .await
     }
@@ -1107,7 +971,7 @@ impl Store for SqliteStore {
                         .optional()
                 })
                 .map_err(sql_err)?;
-            raw.map(log_record).transpose()
+            raw.map(decode_log).transpose()
         })
         .await
     }
@@ -1233,7 +1097,7 @@ impl Store for SqliteStore {
                 .map_err(sql_err)?
                 .collect::<rusqlite::Result<Vec<_>>>()
                 .map_err(sql_err)?;
-            rows.into_iter().map(snapshot_record).collect()
+            rows.into_iter().map(decode_snapshot).collect()
         })
         .await
     }
@@ -1260,14 +1124,11 @@ impl Store for SqliteStore {
                 )
                 .optional()
                 .map_err(sql_err)?
-                .map(lease_record)
+                .map(decode_lease)
                 .transpose()?;
-            let previous = match current {
-                Some(lease) if lease.expires_at_ms > now_ms && lease.node_id != node_id => {
-                    return Ok((LeaseOutcome::Held(lease), Vec::new()));
-                }
-                Some(lease) if lease.expires_at_ms > now_ms => None,
-                other => other,
+            let previous = match decide_lease(current, &node_id, now_ms) {
+                LeaseDecision::Held(lease) => return Ok((LeaseOutcome::Held(lease), Vec::new())),
+                LeaseDecision::Take { previous } => previous,
             };
             c.execute(
                 "INSERT INTO leases (match_id, node_id, expires_at_ms, last_heartbeat_tick)
@@ -1280,12 +1141,7 @@ impl Store for SqliteStore {
             .map_err(sql_err)?;
             Ok((
                 LeaseOutcome::Acquired {
-                    lease: LeaseRecord {
-                        match_id: match_id.clone(),
-                        node_id: node_id.clone(),
-                        expires_at_ms,
-                        last_heartbeat_tick: heartbeat_tick,
-                    },
+                    lease: granted_lease(&match_id, &node_id, now_ms, ttl_ms, heartbeat_tick),
                     previous,
                 },
                 Vec::new(),
@@ -1313,12 +1169,8 @@ impl Store for SqliteStore {
                     params![match_id, node_id, expires_at_ms, tick],
                 )
                 .map_err(sql_err)?;
-            let lease = (n == 1).then(|| LeaseRecord {
-                match_id: match_id.clone(),
-                node_id: node_id.clone(),
-                expires_at_ms,
-                last_heartbeat_tick: heartbeat_tick,
-            });
+            let lease = (n == 1)
+                .then(|| granted_lease(&match_id, &node_id, now_ms, ttl_ms, heartbeat_tick));
             Ok((lease, Vec::new()))
         })
         .await
@@ -1350,7 +1202,7 @@ impl Store for SqliteStore {
             )
             .optional()
             .map_err(sql_err)?
-            .map(lease_record)
+            .map(decode_lease)
             .transpose()
         })
         .await
