@@ -1,6 +1,10 @@
 // Sokoban: the board as SVG (crisp at any size and pixel ratio), keyboard, click to walk
 // (walkTo), drag a box — or click it, then click a cell — to push it there (pushTo), counters,
 // the level picker with solved marks, the solved banner with its LURD, dead-square warnings.
+// Also: Hexoban boards (hex cells in the .hsb layout, six directions), the Hint button (the
+// server's node-bounded search; no receipt), the "still solvable?" warning from the game's
+// `deadlocked` events, undo after solving (moving on is the `finish` command), previous/next
+// level, and playing a pasted LURD solution step by step (an animated playback).
 
 import { Client } from "./api.js";
 import { h, s, say, saveToken, matchLink, solvedLevels, markSolved, copyText } from "./util.js";
@@ -10,6 +14,45 @@ const KEYS = {
   ArrowUp: "up", ArrowRight: "right", ArrowDown: "down", ArrowLeft: "left",
   w: "up", d: "right", s: "down", a: "left", W: "up", D: "right", S: "down", A: "left",
 };
+// Hexoban: w e / a d / z x are north-west, north-east / west, east / south-west, south-east.
+const HEX_KEYS = {
+  ArrowLeft: "left", ArrowRight: "right", a: "left", d: "right", w: "up_left", e: "up_right", z: "down_left", x: "down_right",
+  A: "left", D: "right", W: "up_left", E: "up_right", Z: "down_left", X: "down_right",
+};
+// Solution letters of each board (upper case pushes): LURD, and Hexoban's l r u n s d.
+const LETTERS = {
+  square: { l: "left", u: "up", r: "right", d: "down" },
+  hex: { l: "left", r: "right", u: "up_left", n: "up_right", s: "down_left", d: "down_right" },
+};
+const HEX_STEPS = [[-2, 0], [2, 0], [-1, -1], [1, -1], [-1, 1], [1, 1]];
+const SQUARE_STEPS = [[1, 0], [-1, 0], [0, 1], [0, -1]];
+// Hex geometry: a grid entry (x, y) is centred at (x / 2 + 1/2, y · √3/2 + 1/2); cells are
+// pointy-top hexagons one unit wide.
+const HEX_DY = Math.sqrt(3) / 2;
+const HEX_R = 1 / Math.sqrt(3);
+const hexCentre = (x, y) => [x / 2 + 0.5, y * HEX_DY + 0.5];
+function hexPoints(x, y, scale = 1) {
+  const [cx, cy] = hexCentre(x, y);
+  const pts = [];
+  for (let k = 0; k < 6; k++) {
+    const a = Math.PI / 6 + (k * Math.PI) / 3;
+    pts.push(`${(cx + Math.cos(a) * HEX_R * scale).toFixed(3)},${(cy + Math.sin(a) * HEX_R * scale).toFixed(3)}`);
+  }
+  return pts.join(" ");
+}
+
+/** The moves of a solution string in a board's letters, or the first bad character. */
+export function parseMoves(text, topology = "square") {
+  const letters = LETTERS[topology === "hex" ? "hex" : "square"];
+  const moves = [];
+  for (const [i, ch] of [...text].entries()) {
+    if (/\s/.test(ch)) continue;
+    const d = letters[ch.toLowerCase()];
+    if (!d) return { error: `character ${i + 1}: "${ch}" is not a move (${Object.keys(letters).join(" ")}, upper case for a push)` };
+    moves.push(d);
+  }
+  return { moves };
+}
 
 /** Collection + level selects, with ✓ on the levels this browser solved. */
 export function levelPicker(options, defaults = {}, idPrefix = "") {
@@ -34,7 +77,7 @@ export function levelPicker(options, defaults = {}, idPrefix = "") {
 }
 
 /** Parses XSB rows into cells; marks the inside (reachable from the player, boxes ignored). */
-export function parseBoard(rows, width, height) {
+export function parseBoard(rows, width, height, topology = "square") {
   const W = width || Math.max(...rows.map((r) => r.length));
   const H = height || rows.length;
   const cells = [];
@@ -55,11 +98,11 @@ export function parseBoard(rows, width, height) {
       const c = at(x, y);
       if (!c || c.wall || c.inside) continue;
       c.inside = true;
-      stack.push([x + 1, y], [x - 1, y], [x, y + 1], [x, y - 1]);
+      for (const [dx, dy] of topology === "hex" ? HEX_STEPS : SQUARE_STEPS) stack.push([x + dx, y + dy]);
     }
   }
   for (const c of cells) if (c.box || c.goal) c.inside = c.inside || !c.wall;
-  return { W, H, cells, player, at };
+  return { W, H, cells, player, at, hex: topology === "hex" };
 }
 
 export function mount(root, ctx) {

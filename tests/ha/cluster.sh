@@ -15,6 +15,7 @@
 #   tests/ha/cluster.sh wait-sync [S]  # wait until a primary has a streaming synchronous standby
 #   tests/ha/cluster.sh wait-members [S]  # wait until every member runs (a killed one rejoined)
 #   tests/ha/cluster.sh kill NODE      # kill -9 that node's Patroni and every PostgreSQL process
+#                                      # (prints the moment of the kill in Unix milliseconds)
 #   tests/ha/cluster.sh revive NODE    # start that node's Patroni again (it rejoins, pg_rewind)
 #   tests/ha/cluster.sh stop           # stop everything this script started, by pid
 #
@@ -63,7 +64,10 @@ install_packages() {
 as_postgres_bg() {
   local pidfile=$1 logfile=$2
   shift 2
-  runuser -u postgres -- sh -c 'echo $$ > "$0"; log=$1; shift; exec "$@" >> "$log" 2>&1' "$pidfile" "$logfile" "$@" &
+  touch "$logfile"
+  chown postgres:postgres "$logfile"
+  # (runuser's own stderr, where it reports a child killed by a signal, goes to the log too.)
+  runuser -u postgres -- sh -c 'echo $$ > "$0"; log=$1; shift; exec "$@" >> "$log" 2>&1' "$pidfile" "$logfile" "$@" 2>> "$logfile" &
   for _ in $(seq 1 50); do
     [ -s "$pidfile" ] && return 0
     sleep 0.1
@@ -237,6 +241,8 @@ kill_node() {
   fi
   [ ${#pids[@]} -gt 0 ] || { log "nothing of $node is running"; return 1; }
   kill -9 "${pids[@]}" 2>/dev/null || true
+  # The moment of the failure, in Unix milliseconds, for the caller's measurements.
+  date +%s%3N
   for pid in "${pids[@]}"; do
     while kill -0 "$pid" 2>/dev/null; do sleep 0.05; done
   done
@@ -282,7 +288,7 @@ stop() {
     for _ in $(seq 1 100); do alive "$HA_DIR/$node/patroni.pid" || break; sleep 0.2; done
     # Whatever did not stop in time (or was left by a killed Patroni) goes by pid.
     if alive "$HA_DIR/$node/patroni.pid" || [ -s "$HA_DIR/$node/data/postmaster.pid" ]; then
-      kill_node "$node" 2>/dev/null || true
+      kill_node "$node" >/dev/null 2>&1 || true
     fi
   done
   if alive "$HA_DIR/etcd.pid"; then

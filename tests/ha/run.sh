@@ -80,9 +80,9 @@ for i in $(seq 1 "$KILLS"); do
   bash "$CLUSTER" wait-members 180
   sleep 3 # load on a healthy cluster
   primary=$(bash "$CLUSTER" primary)
-  killed_at=$(ms)
+  # Measured from the kill itself: a command acknowledged just before it is no resumption.
+  killed_at=$(bash "$CLUSTER" kill "$primary")
   echo "$killed_at" >> "$OUT/kills"
-  bash "$CLUSTER" kill "$primary"
   new=""
   for _ in $(seq 1 240); do
     new=$(bash "$CLUSTER" primary 2>/dev/null || true)

@@ -77,7 +77,15 @@ pub fn run(args: ServeArgs) -> Outcome {
             store.describe(),
             store.backend()
         );
+        let hints = turnstile_server::Hints::default().with(
+            "sokoban",
+            std::sync::Arc::new(|view: &serde_json::Value, budget: u64| {
+                turnstile_samples::sokoban_hint(view, budget)
+                    .map_err(|(code, message)| turnstile_server::HintRefusal { code, message })
+            }),
+        );
         let config = ServerConfig {
+            hints,
             admin_token: args.admin_token,
             cors_origins: args.cors_origins,
             command_rate: if args.command_rate == 0 {

@@ -48,6 +48,8 @@ pub struct ServerConfig {
     /// How long a timed match's clock waits for every human seat to open the board before it
     /// starts anyway (`fair_start.rs`); zero turns fair starts off (clocks run from creation).
     pub clock_start_wait: Duration,
+    /// The games' hint functions and their limits (`hint.rs`); none by default.
+    pub hints: crate::hint::Hints,
 }
 
 impl Default for ServerConfig {
@@ -78,6 +80,7 @@ impl Default for ServerConfig {
             node_id: None,
             dev: false,
             clock_start_wait: Duration::ZERO,
+            hints: crate::hint::Hints::default(),
         }
     }
 }

@@ -516,3 +516,17 @@ pub struct Health {
     /// `ok` or `unavailable`.
     pub store: String,
 }
+
+/// The answer of `POST /api/v1/matches/{matchId}/hint`: the game's hint for the seat's
+/// position at `sequence`. No command was submitted.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HintResponse {
+    /// The sequence of the position the hint is for.
+    pub sequence: u64,
+    /// The most positions the search could expand.
+    pub node_budget: u64,
+    /// The game's hint (Sokoban: docs/sokoban.md, "Hints").
+    #[schema(value_type = Object)]
+    pub hint: Value,
+}

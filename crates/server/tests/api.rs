@@ -853,7 +853,8 @@ async fn the_full_state_is_hidden_until_the_end_unless_the_server_is_in_dev_mode
     assert_eq!(body["error"]["code"], "state_hidden", "{body}");
     let (status, _) = s.get(&state, None).await;
     assert_eq!(status, 401, "a token is needed");
-    // solve Microban 1: the match ends and its state is given to every token
+    // solve Microban 1 and move on (finish): the match ends and its state is given to every
+    // token
     let mut seq = 0;
     for c in "dlUrrrdLullddrUluRuulDrddrruLdlUU".chars() {
         let direction = match c.to_ascii_lowercase() {
@@ -868,10 +869,14 @@ async fn the_full_state_is_hidden_until_the_end_unless_the_server_is_in_dev_mode
         assert_eq!(status, 200, "{r}");
         seq = r["sequence"].as_u64().unwrap();
     }
+    let (status, r) = s
+        .command(&id, &t0, "finish", seq, json!({ "type": "finish" }))
+        .await;
+    assert_eq!(status, 200, "{r}");
     let (status, body) = s.get(&state, Some(&spectator)).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["ended"], true);
-    assert_eq!(body["sequence"], 33);
+    assert_eq!(body["sequence"], 34);
     assert!(body["state"].is_object(), "{body}");
     s.stop().await;
 

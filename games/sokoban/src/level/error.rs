@@ -90,6 +90,15 @@ pub enum LevelErrorKind {
         /// The value as written (cut to 16 characters).
         value: String,
     },
+    /// A character of a Hexoban level between hex cells: the level's first board character
+    /// fixes which grid entries are cells (those whose column plus row has its parity).
+    #[error(
+        "a character between hex cells: this level's cells are where column + row is {parity}"
+    )]
+    HexOffLattice {
+        /// `even` or `odd` (counting lines and columns from 1, as messages do).
+        parity: &'static str,
+    },
     /// A level without rows: a `Title:` with no board, or a numeric file without values.
     #[error("empty level: no board rows")]
     EmptyLevel,
@@ -116,6 +125,7 @@ impl LevelErrorKind {
             LevelErrorKind::NumericRaggedRow { .. } => "numeric_ragged_row",
             LevelErrorKind::NumericNotInteger { .. } => "numeric_not_integer",
             LevelErrorKind::NumericBadValue { .. } => "numeric_bad_value",
+            LevelErrorKind::HexOffLattice { .. } => "hex_off_lattice",
             LevelErrorKind::EmptyLevel => "empty_level",
             LevelErrorKind::TooLarge { .. } => "too_large",
         }

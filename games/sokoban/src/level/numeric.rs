@@ -83,6 +83,7 @@ fn read(text: &str) -> Result<Level, Vec<Problem>> {
         players: Vec::new(),
         source: vec![(0, 0); width * height],
         first_line,
+        topology: crate::grid::Topology::Square,
     };
     for (y, (_, values)) in rows.iter().enumerate() {
         for (x, value) in values.iter().enumerate() {

@@ -47,31 +47,39 @@ pub(crate) struct CellGraph {
 }
 
 impl CellGraph {
-    /// The graph of a square-grid level: the cells of the player's region (reached from
-    /// `player` through walkable tiles, boxes ignored) and the four directions in the engine's
-    /// order (up, right, down, left).
+    /// The graph of a level: the cells of the player's region (reached from `player` through
+    /// walkable tiles, boxes ignored) and the board's directions in its topology's order (up,
+    /// right, down, left on a square board; Hexoban's six on a hex board), so the search is
+    /// the same code for both.
     pub(crate) fn square(level: &Level, player: Cell) -> CellGraph {
-        let width = usize::from(level.width());
-        let height = usize::from(level.height());
+        let width = i32::from(level.width());
+        let height = i32::from(level.height());
         let tiles = level.tiles();
+        let topology = level.topology();
+        let directions = topology.directions();
         let step = |i: usize, d: Direction| -> Option<usize> {
-            let (x, y) = (i % width, i / width);
-            match d {
-                Direction::Up => (y > 0).then(|| i - width),
-                Direction::Right => (x + 1 < width).then(|| i + 1),
-                Direction::Down => (y + 1 < height).then(|| i + width),
-                Direction::Left => (x > 0).then(|| i - 1),
-            }
+            let (dx, dy) = topology.delta(d);
+            // Cell indices are below MAX_SIDE², far inside i32.
+            let (x, y) = (i as i32 % width + dx, i as i32 / width + dy);
+            ((0..width).contains(&x) && (0..height).contains(&y)).then(|| (y * width + x) as usize)
         };
-        let neighbours = |i: usize| Direction::ALL.map(|d| step(i, d));
-        let letters = Direction::ALL.iter().map(|d| d.lurd_byte(false)).collect();
-        let opposite = Direction::ALL
+        let letters = directions.iter().map(|d| d.lurd_byte(false)).collect();
+        let opposite = directions
             .iter()
-            .map(|d| d.opposite().index() as u8)
+            .map(|d| {
+                let back = d.opposite();
+                // Every topology's direction list holds each direction's opposite.
+                directions.iter().position(|&e| e == back).unwrap_or(0) as u8
+            })
             .collect();
-        CellGraph::build(tiles, player.index(), 4, letters, opposite, &|i| {
-            neighbours(i).to_vec()
-        })
+        CellGraph::build(
+            tiles,
+            player.index(),
+            directions.len(),
+            letters,
+            opposite,
+            &|i| directions.iter().map(|&d| step(i, d)).collect(),
+        )
     }
 
     /// Builds the graph from a grid and a neighbour function returning, per direction, the

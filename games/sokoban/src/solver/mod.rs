@@ -412,7 +412,8 @@ fn level_at(level: &Level, position: &Position) -> Option<Level> {
         .into_iter()
         .map(|row| String::from_utf8_lossy(&row).into_owned())
         .collect();
-    let at = Level::from_rows(level.title().map(str::to_owned), &rows, "position").ok()?;
+    let title = level.title().map(str::to_owned);
+    let at = Level::from_rows_in(level.topology(), title, &rows, "position").ok()?;
     (at.width() == level.width() && at.height() == level.height()).then_some(at)
 }
 

@@ -427,6 +427,13 @@ impl Search<'_> {
             self.corrals = corrals;
             fence
         };
+        // The parent's matching, re-used by every child (one box differs).
+        if self.matcher.bound(graph, &current).is_none() {
+            for &b in &current {
+                self.occupied[usize::from(b)] = false;
+            }
+            return Expansion::Done;
+        }
         let mut result = Expansion::Done;
         'boxes: for (k, &b) in current.iter().enumerate() {
             if fence.as_ref().is_some_and(|f| !f.contains(&b)) {
@@ -450,7 +457,7 @@ impl Search<'_> {
                     continue;
                 }
                 place(&current, k, to, child);
-                let Some(h) = self.matcher.bound(graph, child) else {
+                let Some(h) = self.matcher.moved(graph, &current, k, to) else {
                     continue;
                 };
                 let step = if self.strategy.exact_player() {
