@@ -192,6 +192,7 @@ export function mount(root, ctx) {
   const tagsTaken = [];     // tags taken by skipping blinds, from the timeline: {sequence, tag}
   let animation = null;
   let scoredHold = null;    // while a score animates, the blind's total before it (the bar counts up at the end)
+  let counting = 0;         // scores played and not yet counted up: the cash-out waits for them
   let cashOut = null;       // a beaten blind's payout, shown before the shop: {blind, score, target, before, after}
   let sortBy = "rank";      // the hand's order on screen (the rules' order is the view's)
 
@@ -357,6 +358,14 @@ export function mount(root, ctx) {
 
   function showScore(played, held, event, commandId) {
     if (animation) animation.stop();
+    let counted = false;
+    // this score is counted: one fewer to wait for (once, however the counting ends)
+    const done = () => {
+      if (counted) return;
+      counted = true;
+      counting = Math.max(0, counting - 1);
+      render();
+    };
     const sc = scoreOf(event);
     const list = h("ol", { class: "score-steps", "aria-label": "Steps of the score" });
     const chipsOut = h("output", { class: "chips", "data-testid": "chips" }, "0");
@@ -378,6 +387,7 @@ export function mount(root, ctx) {
     if (!sc.steps) {
       if (sc.chips == null) chipsOut.parentElement.parentElement.hidden = true;
       total.hidden = false;
+      done();
       return;
     }
     chipsOut.textContent = "0"; multOut.textContent = "0";
@@ -391,7 +401,8 @@ export function mount(root, ctx) {
     };
     const next = () => {
       for (const el of document.querySelectorAll(".jokers .joker.firing, .score-box .pcard.firing")) el.classList.remove("firing");
-      if (k >= steps.length) { total.hidden = false; skip.hidden = true; animation = null; if (scoredHold != null) { scoredHold = null; render(); } return false; }
+      // the steps are done: the total, the bar's running total, and then (if the blind fell) the cash-out
+      if (k >= steps.length) { total.hidden = false; skip.hidden = true; animation = null; scoredHold = null; done(); return false; }
       const step = steps[k++];
       const role = stepRole(step);
       if (role === "chips") chipsOut.textContent = num(step.after);
@@ -493,7 +504,8 @@ export function mount(root, ctx) {
     const focusedIdx = document.activeElement && stage.contains(document.activeElement) ? document.activeElement.dataset.index ?? document.activeElement.dataset.action : null;
     const parts = [];
     if (over || v.phase === "lost") parts.push(summary(v));
-    else if (cashOut && (v.phase === "shop" || v.phase === "selectBlind")) parts.push(cashOutScreen(v));
+    else if (cashOut && !counting && (v.phase === "shop" || v.phase === "selectBlind")) parts.push(cashOutScreen(v));
+    else if (cashOut && (v.phase === "shop" || v.phase === "selectBlind")) parts.push(h("p", { class: "counting", "data-testid": "counting" }, "Counting the score…"));
     else if (v.phase === "selectBlind") {
       parts.push(h("h2", {}, `Next: ${v.blind === "boss" ? "the boss blind" : `the ${v.blind} blind`} of ante ${v.ante}`),
         h("div", { class: "row" },
@@ -636,6 +648,7 @@ export function mount(root, ctx) {
       noteHistory(r);
       const e = (r.events || []).find((x) => x.type === "handScored");
       if (e && r.action && Array.isArray(r.action.cards)) {
+        counting += 1; // the cash-out (if the blind falls) waits for the score to count up
         const idx = [...r.action.cards].sort((a, b) => a - b);
         const played = idx.map((i) => before.hand[i]);
         const held = before.hand.filter((_, i) => !idx.includes(i));

@@ -465,7 +465,14 @@ pub async fn ready(
         .as_ref()
         .and_then(|l| crate::fair_start::waiting(&hub, &slot, l))
         .is_some();
-    hub.fair_start.mark(&slot.id, seat.0);
+    // marks are kept only for matches whose clock waits (no memory for every other match)
+    if guard
+        .as_ref()
+        .and_then(|l| crate::fair_start::applies(&hub, &slot, l))
+        .is_some()
+    {
+        hub.fair_start.mark(&slot.id, seat.0);
+    }
     let still = guard
         .as_ref()
         .and_then(|l| crate::fair_start::waiting(&hub, &slot, l));
