@@ -38,11 +38,11 @@ pub fn score(input: &str, json: bool) -> Outcome {
         Ok((_, receipt)) => {
             if json {
                 match serde_json::to_string_pretty(&receipt) {
-                    Ok(out) => println!("{out}"),
+                    Ok(out) => crate::outln!("{out}"),
                     Err(e) => return Outcome::input(e.to_string()),
                 }
             } else {
-                print!("{}", turnstile_clover::calculator::render_text(&receipt));
+                crate::out!("{}", turnstile_clover::calculator::render_text(&receipt));
             }
             Outcome::ok()
         }

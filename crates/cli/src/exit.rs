@@ -61,3 +61,39 @@ impl Outcome {
         ExitCode::from(self.code)
     }
 }
+
+/// Writes to standard output without the panic `println!` raises when stdout is closed: a
+/// reader that went away (`turnstile … --json | head`) ends the program quietly with success,
+/// as a pipeline expects; any other write error ends it with the input/I/O code. Use it
+/// through [`outln!`](crate::outln) and [`out!`](crate::out).
+pub fn write_stdout(args: std::fmt::Arguments<'_>, newline: bool) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let written = out.write_fmt(args).and_then(|()| {
+        if newline {
+            out.write_all(b"\n")
+        } else {
+            Ok(())
+        }
+    });
+    if let Err(e) = written {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(i32::from(OK));
+        }
+        eprintln!("turnstile: standard output: {e}");
+        std::process::exit(i32::from(INPUT));
+    }
+}
+
+/// `println!` for the CLI: see [`write_stdout`].
+#[macro_export]
+macro_rules! outln {
+    () => { $crate::exit::write_stdout(format_args!(""), true) };
+    ($($arg:tt)*) => { $crate::exit::write_stdout(format_args!($($arg)*), true) };
+}
+
+/// `print!` for the CLI: see [`write_stdout`].
+#[macro_export]
+macro_rules! out {
+    ($($arg:tt)*) => { $crate::exit::write_stdout(format_args!($($arg)*), false) };
+}

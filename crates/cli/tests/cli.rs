@@ -109,7 +109,11 @@ fn sokoban_verify_exit_codes_and_replay_out() {
             out.to_str().unwrap(),
         ],
         0,
-        &["solved in 33 moves, 8 pushes"],
+        &[
+            "solved in 33 moves, 8 pushes",
+            "replay written to ",
+            "m1.json",
+        ],
     );
     check(
         &["replay", "verify", out.to_str().unwrap()],
@@ -127,8 +131,23 @@ fn sokoban_verify_exit_codes_and_replay_out() {
             "dlU",
         ],
         1,
-        &["not solved after 3 moves, 1 pushes"],
+        &["not solved after 3 moves, 1 push"],
     );
+    let one = turnstile(&[
+        "sokoban",
+        "verify",
+        MICROBAN,
+        "--level",
+        "1",
+        "--solution",
+        "dlU",
+    ]);
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&one.stdout),
+        String::from_utf8_lossy(&one.stderr)
+    );
+    assert!(!said.contains("1 pushes"), "one push is singular: {said}");
     check(
         &[
             "sokoban",
@@ -332,4 +351,40 @@ fn clover_score_prints_the_receipt_or_says_why_not() {
     let receipt: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(receipt["score"], 29220);
     check(&["clover", "score", "no/such.json"], 3, &["no/such.json"]);
+}
+
+#[test]
+fn a_closed_standard_output_ends_the_calculator_quietly() {
+    // The reader is gone before the binary starts, so its first write meets a broken pipe:
+    // the command must end with success and no panic, as `… --json | head` expects.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = Command::new(env!("CARGO_BIN_EXE_turnstile"))
+        .args([
+            "clover",
+            "score",
+            "games/clover/examples/flush.json",
+            "--json",
+        ])
+        .current_dir(root())
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+}
+
+#[test]
+fn calculator_errors_print_their_code_once() {
+    let dir = temp("calc");
+    let _ = std::fs::create_dir_all(&dir);
+    let six = dir.join("six.json");
+    let card = r#"{"rank":"2","suit":"spades"}"#;
+    std::fs::write(&six, format!(r#"{{"played":[{}]}}"#, [card; 6].join(","))).unwrap();
+    let out = turnstile(&["clover", "score", six.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert_eq!(stderr.matches("too_many_cards").count(), 1, "{stderr}");
 }

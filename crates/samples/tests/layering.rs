@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// The engine's building blocks: below the runtime, knowing no game.
-const BLOCKS: [&str; 8] = [
+const BLOCKS: [&str; 9] = [
     "turnstile-determinism",
     "turnstile-formula",
     "turnstile-core",
@@ -16,6 +16,7 @@ const BLOCKS: [&str; 8] = [
     "turnstile-turns",
     "turnstile-phases",
     "turnstile-kit",
+    "turnstile-lifecycle",
 ];
 
 /// Package name → (folder it lives in: `crates` or `games`, its turnstile dependencies).
@@ -96,7 +97,10 @@ fn the_crate_graph_keeps_the_layers_architecture_md_claims() {
     // The one place where the games meet the runtime's registry.
     let (_, samples) = &graph["turnstile-samples"];
     assert!(samples.iter().any(|d| d == "turnstile-runtime"));
-    assert!(games.iter().all(|g| samples.contains(g)), "every game is registered");
+    assert!(
+        games.iter().all(|g| samples.contains(g)),
+        "every game is registered"
+    );
 }
 
 #[test]

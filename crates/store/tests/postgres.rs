@@ -332,3 +332,86 @@ async fn a_schema_named_in_the_url_is_created_and_used() {
     };
     assert_eq!(err.code(), "invalid", "{err}");
 }
+
+/// High availability (docs/deploy.md): a multi-host URL with `target_session_attrs=read-write`
+/// names every server of a cluster; when the one in use goes away, the store carries on with
+/// the next one by itself — queries, appends and the commit listener — without a restart.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_multi_host_url_fails_over_to_the_next_server_by_itself() {
+    let Some(schema) = PgSchema::new("t").await else {
+        return;
+    };
+    if !OutageProxy::usable() {
+        eprintln!("the failover test proxies 127.0.0.1:5432 only; skipped for another URL");
+        return;
+    }
+    // Two "servers" of one cluster: two proxies in front of the same database.
+    let mut first = OutageProxy::start(0).await;
+    let second = OutageProxy::start(0).await;
+    let url = format!(
+        "{}?target_session_attrs=read-write",
+        schema.url.replace(
+            "127.0.0.1:5432",
+            &format!("127.0.0.1:{},127.0.0.1:{}", first.port, second.port)
+        )
+    );
+    let node = open_with(&url, schema.options()).await.unwrap();
+    let other = schema.open().await;
+    seed_match(&*node, "m").await;
+    node.append("m", &record(1, "c1")).await.unwrap();
+    let mut rx = node.subscribe();
+
+    // The first server dies for good: whatever was in flight on it fails as unavailable (never
+    // as another error), and the store reaches the second one on its own.
+    first.cut().await;
+    let mut sequence = 2;
+    let mut failures = 0;
+    for _ in 0..100 {
+        match node
+            .append("m", &record(sequence, &format!("c{sequence}")))
+            .await
+        {
+            Ok(()) => break,
+            Err(e) => {
+                assert_eq!(e.code(), "unavailable", "{e}");
+                failures += 1;
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    }
+    assert!(failures < 100, "the store never reached the second server");
+    assert_eq!(node.last_sequence("m").await.unwrap(), 2);
+    sequence += 1;
+    node.append("m", &record(sequence, "c3")).await.unwrap();
+
+    // The listener moved too: it reports the gap, then hears another node's commits.
+    let gap = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            match rx.recv().await {
+                Ok(Notification::Gap) => return,
+                Ok(_) => continue,
+                Err(e) => panic!("{e}"),
+            }
+        }
+    })
+    .await;
+    assert!(
+        gap.is_ok(),
+        "no Gap after the listener moved to the second server"
+    );
+    other.append("m", &record(4, "c4")).await.unwrap();
+    // (The node's own c3 may be heard first, if it committed after the listener moved.)
+    let mut heard = next_commit(&mut rx, "m").await.sequence;
+    if heard == 3 {
+        heard = next_commit(&mut rx, "m").await.sequence;
+    }
+    assert_eq!(heard, 4);
+    let log: Vec<String> = node
+        .log("m", 0, 10)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| r.command_id)
+        .collect();
+    assert_eq!(log, ["c1", "c2", "c3", "c4"]);
+}

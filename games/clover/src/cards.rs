@@ -165,6 +165,10 @@ pub struct Card {
     /// Chips added permanently (by effects that grow a card).
     #[serde(default)]
     pub perma_bonus: u32,
+    /// Debuffed on its own, whatever the boss's rules say (the calculator's per-card debuff);
+    /// left out of the canonical form while false, so states and receipts are unchanged.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub debuffed: bool,
 }
 
 impl Card {
@@ -177,6 +181,7 @@ impl Card {
             edition: Edition::None,
             seal: Seal::None,
             perma_bonus: 0,
+            debuffed: false,
         }
     }
 

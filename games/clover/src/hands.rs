@@ -8,8 +8,11 @@ use serde::{Deserialize, Serialize};
 use crate::cards::{Card, Suit};
 
 /// A poker hand, from the lowest (`HighCard`, 0) to the highest (`FlushFive`, 11).
+///
+/// One spelling everywhere: the content, the API's JSON, the calculator's input and output all
+/// write a hand as its snake_case name (`three_of_a_kind`), the same as [`HandType::name`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "snake_case")]
 pub enum HandType {
     /// High card.
     HighCard,
@@ -75,7 +78,7 @@ impl HandType {
         self as usize
     }
 
-    /// The content name (`two_pair`), as `LevelUpHand`'s `hand` writes it.
+    /// The hand's one spelling (`two_pair`): content, JSON and the calculator all use it.
     pub const fn name(self) -> &'static str {
         match self {
             HandType::HighCard => "high_card",

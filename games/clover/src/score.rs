@@ -158,8 +158,14 @@ impl Debuffs {
         }
     }
 
+    /// A card is debuffed by its own mark, by a suit rule for its printed suit, by any suit
+    /// rule when it is Wild (a Wild card is every suit, so it shares every suit's debuff), or
+    /// by the face rule. Stone cards have no suit.
     fn debuffed(&self, card: &Card) -> bool {
-        (!card.is_stone() && self.suits[card.suit.index()])
+        let wild = card.enhancement == Enhancement::Wild;
+        card.debuffed
+            || (!card.is_stone()
+                && (self.suits[card.suit.index()] || (wild && self.suits.iter().any(|&s| s))))
             || (self.faces && card.is_face(self.all_faces))
     }
 }

@@ -740,7 +740,8 @@ impl EffectHost for RunState {
                 let mut wild = 0i64;
                 for &i in &d.scoring {
                     let Some(c) = s.played.get(i) else { continue };
-                    if c.is_stone() {
+                    // A debuffed card (a Wild one included) counts for no suit here.
+                    if c.is_stone() || s.debuffed.get(i).copied().unwrap_or(false) {
                         continue;
                     }
                     if c.enhancement == crate::cards::Enhancement::Wild {
@@ -753,8 +754,11 @@ impl EffectHost for RunState {
                 Value::Int((distinct + wild).min(4))
             }
             24 => {
-                let scored: Vec<&Card> =
-                    d.scoring.iter().filter_map(|&i| s.played.get(i)).collect();
+                // Debuffed scoring cards count for no suit.
+                let scored: Vec<&Card> = (d.scoring.iter())
+                    .filter(|&&i| !s.debuffed.get(i).copied().unwrap_or(false))
+                    .filter_map(|&i| s.played.get(i))
+                    .collect();
                 let club = scored
                     .iter()
                     .any(|c| c.is_suit(Suit::Clubs, self.smeared(), false));
