@@ -33,17 +33,15 @@ use turnstile_core::{
     CommandContext, CommandEnvelope, ContentBundle, ContentProblem, Game, LegalActionResolver,
     MatchSetup, Seat,
 };
-use turnstile_runtime::{bot_generator, verify, Bot, Match, MatchSpec, ReplayFile, SeatSpec};
+use turnstile_mnk::{MatchConfig, MnkGame, Rules, Searchable, StrongBot};
+use turnstile_runtime::testing::{random_game, random_receipted_game};
+use turnstile_runtime::{bot_generator, verify, Match, MatchSpec, ReplayFile, SeatSpec};
+use turnstile_runtime::{ErasedCommand, ErasedSpec, GameRegistry, RegisteredGame, SeatKind};
 use turnstile_sokoban::{
     parse_collection, parse_lurd, Board, Direction, Sokoban, SokobanAction, SokobanConfig,
     SokobanContent,
 };
-use turnstile_tictactoe::mnk::{MatchConfig, MnkGame, Rules, Searchable, StrongBot};
-use turnstile_tictactoe::testkit::{random_game, random_receipted_game};
 use turnstile_tictactoe::TicTacToeRules;
-
-/// The games with an end-to-end benchmark.
-const GAMES: &[&str] = &["sokoban", "connect4", "tictactoe"];
 
 /// One measured figure.
 #[derive(Serialize)]
@@ -67,6 +65,12 @@ struct Figure {
     /// Positions searched per second.
     #[serde(skip_serializing_if = "Option::is_none")]
     nodes_per_second: Option<u64>,
+    /// Canonical bytes of the state after each move, on average (what is fingerprinted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    state_bytes_per_move: Option<u64>,
+    /// Canonical bytes of each move's receipt events, on average (what is hashed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    event_bytes_per_move: Option<u64>,
 }
 
 /// `count` per second over `took`.
@@ -109,18 +113,20 @@ fn figure(
         games_per_second: None,
         nodes: None,
         nodes_per_second: None,
+        state_bytes_per_move: None,
+        event_bytes_per_move: None,
     }
 }
 
-/// Runs the benchmarks of one game, or of all.
-pub fn run(game: &str, commands: u64) -> Outcome {
+/// Runs the benchmarks of one registered game, or of all.
+pub fn run(registry: &GameRegistry, game: &str, commands: u64) -> Outcome {
     let games: Vec<&str> = match game {
-        "all" => GAMES.to_vec(),
-        g if GAMES.contains(&g) => vec![g],
+        "all" => registry.ids(),
+        g if registry.get(g).is_some() => vec![g],
         other => {
             return Outcome::usage(format!(
                 "no benchmark for {other:?}; choose one of {} or all",
-                GAMES.join(", ")
+                registry.ids().join(", ")
             ))
         }
     };
@@ -129,7 +135,11 @@ pub fn run(game: &str, commands: u64) -> Outcome {
             "sokoban" => sokoban(commands.max(1)),
             "connect4" => mnk::<ConnectFourRules>(turnstile_connect4::bundled(), commands.max(1)),
             "tictactoe" => mnk::<TicTacToeRules>(turnstile_tictactoe::bundled(), commands.max(1)),
-            _ => unreachable!("listed in GAMES"),
+            // Every other registered game with shipped content: the generic benchmark.
+            other => match registry.get(other) {
+                Some(registered_game) => registered(registered_game, commands.max(1)),
+                None => Err(format!("{other} is not registered")),
+            },
         };
         let figures = match figures {
             Ok(figures) => figures,
@@ -299,7 +309,11 @@ fn mnk<V: Searchable>(
     let (mut games, mut moves) = (0u64, 0u64);
     let start = Instant::now();
     while moves < commands.saturating_mul(10) {
-        moves += u64::from(random_game::<V>(&bundle.content, &mut rng)?);
+        moves += u64::from(random_game::<MnkGame<V>>(
+            &bundle.content,
+            &MatchConfig::default(),
+            &mut rng,
+        )?);
         games += 1;
     }
     let took = start.elapsed();
@@ -317,7 +331,12 @@ fn mnk<V: Searchable>(
     let (mut games, mut moves) = (0u64, 0u64);
     let start = Instant::now();
     while moves < commands {
-        moves += u64::from(random_receipted_game::<V>(bundle.clone(), SEED, &mut rng)?);
+        moves += u64::from(random_receipted_game::<MnkGame<V>>(
+            bundle.clone(),
+            MatchConfig::default(),
+            SEED,
+            &mut rng,
+        )?);
         games += 1;
     }
     let took = start.elapsed();
@@ -331,7 +350,133 @@ fn mnk<V: Searchable>(
     .with_games(games, took);
 
     let bot = strong_bot::<V>(&bundle.content, (commands / 10_000).clamp(1, 1_000))?;
-    Ok(vec![bare, receipted, bot])
+    let bytes = receipt_bytes::<V>(bundle, commands.clamp(1, 20_000))?;
+    Ok(vec![bare, receipted, bot, bytes])
+}
+
+/// What every receipted move serializes: the canonical bytes of the state after it (which is
+/// fingerprinted) and of its events (which the receipt hash covers), averaged over the same
+/// random games as above until `commands` moves. Measured, not timed.
+fn receipt_bytes<V: Searchable>(
+    bundle: Arc<ContentBundle<Rules>>,
+    commands: u64,
+) -> Result<Figure, String> {
+    use turnstile_core::determinism::canonical::to_canonical_string;
+    let mut rng = bot_generator(SEED, Seat(0)).map_err(|e| e.to_string())?;
+    let (mut moves, mut state_bytes, mut event_bytes) = (0u64, 0u64, 0u64);
+    let start = Instant::now();
+    while moves < commands {
+        let spec = MatchSpec {
+            config: MatchConfig::default(),
+            seed: SEED.into(),
+            seats: vec![SeatSpec::human(); 2],
+            tick_rate: 10,
+        };
+        let mut game = Match::<MnkGame<V>>::new(bundle.clone(), spec).map_err(|e| e.to_string())?;
+        while game.state().result().is_none() {
+            let seat = game.state().to_move().ok_or("no seat is to move")?;
+            let mut actions = MnkGame::<V>::enumerate_actions(&bundle.content, game.state(), seat);
+            let n = u32::try_from(actions.len()).map_err(|e| e.to_string())?;
+            let action = actions.swap_remove(rng.below(n).map_err(|e| e.to_string())? as usize);
+            let envelope = CommandEnvelope {
+                command_id: format!("m{moves}"),
+                seat: Some(seat),
+                expected_sequence: game.sequence(),
+                expected_step: None,
+                tick: 0,
+                action,
+            };
+            let accepted = game.submit(envelope).map_err(|r| r.to_string())?;
+            let events =
+                to_canonical_string(&accepted.receipt.events).map_err(|e| e.to_string())?;
+            event_bytes += events.len() as u64;
+            let state = to_canonical_string(game.state()).map_err(|e| e.to_string())?;
+            state_bytes += state.len() as u64;
+            moves += 1;
+        }
+    }
+    let mut f = figure(
+        V::ID,
+        "receipt_bytes",
+        "canonical bytes per receipted move: the state after it (fingerprinted) and its events (hashed)",
+        moves,
+        start.elapsed(),
+    );
+    f.state_bytes_per_move = Some(state_bytes / moves.max(1));
+    f.event_bytes_per_move = Some(event_bytes / moves.max(1));
+    Ok(f)
+}
+
+/// Any registered game with shipped content, through the registry alone (no per-game code):
+/// matches of `random` bots at every seat under the default config, every move a bot's choice
+/// through the resolver submitted as JSON through `ErasedMatch::submit` — receipts,
+/// fingerprints, hashes and the JSON edge — until `commands` moves.
+fn registered(game: &dyn RegisteredGame, commands: u64) -> Result<Vec<Figure>, String> {
+    let id = game.id();
+    let Some(compiled) = game.builtin_content() else {
+        return Ok(Vec::new());
+    };
+    let compiled = compiled.map_err(|p| format!("{p:?}"))?;
+    let config = game
+        .describe()
+        .default_config
+        .unwrap_or(serde_json::Value::Null);
+    let (seats, _) = game
+        .seat_range(&compiled.bundle, &config)
+        .map_err(|e| e.to_string())?;
+    let (mut games, mut moves) = (0u64, 0u64);
+    let mut took = Duration::ZERO;
+    while moves < commands {
+        let spec = ErasedSpec {
+            config: config.clone(),
+            seed: format!("{SEED}-{games}"),
+            seats: vec![
+                SeatSpec {
+                    kind: SeatKind::Bot,
+                    bot: Some("random".into()),
+                };
+                usize::from(seats)
+            ],
+            tick_rate: 10,
+        };
+        let mut erased = game
+            .new_match(&compiled.bundle, spec)
+            .map_err(|e| e.to_string())?;
+        let start = Instant::now();
+        let before = moves;
+        while erased.status() == turnstile_core::MatchStatus::Active {
+            let tick = erased.last_tick();
+            let Some((seat, action)) = (0..seats)
+                .map(Seat)
+                .find_map(|s| erased.bot_action(s, tick).map(|a| (s, a)))
+            else {
+                break; // no seat can move: a puzzle stuck, or a game waiting on time
+            };
+            let command = ErasedCommand {
+                command_id: format!("m{moves}"),
+                seat: Some(seat),
+                expected_sequence: erased.sequence(),
+                expected_step: None,
+                tick,
+                action,
+            };
+            erased.submit(command).map_err(|r| r.to_string())?;
+            moves += 1;
+        }
+        took += start.elapsed();
+        games += 1;
+        if moves == before && games > 100 {
+            return Err("the random bots found no move in 100 matches".into());
+        }
+    }
+    Ok(vec![figure(
+        id,
+        "random_games_registered",
+        "random bots at every seat through the registry: ErasedMatch::submit with JSON actions, receipts, fingerprints, hashes",
+        moves,
+        took,
+    )
+    .with_games(games, took)])
 }
 
 /// `games` games of the strong bot (seat 0) against uniformly random moves (seat 1) on the bare

@@ -78,24 +78,7 @@ fn report_lines(registry: &GameRegistry, game: &str, out: &mut Vec<String>) -> O
     match game {
         "duel" => duel_report(registry, out),
         "clover" => clover_report(out),
-        "connect4" => grid_report(
-            registry,
-            &turnstile_connect4::bundled_source(),
-            "Connect Four",
-            out,
-        ),
-        "tictactoe" => grid_report(
-            registry,
-            &turnstile_tictactoe::bundled_source(),
-            "Tic-Tac-Toe",
-            out,
-        ),
-        _ => {
-            out.push("shipped content: none (levels and rules come from a bundle folder; `turnstile content validate DIR` checks one)".to_string());
-            out.push("effect rows: 0".to_string());
-            out.push("custom rows: 0".to_string());
-            Outcome::ok()
-        }
+        _ => registered_report(registry, game, out),
     }
 }
 
@@ -200,19 +183,32 @@ fn clover_report(out: &mut Vec<String>) -> Outcome {
     Outcome::ok()
 }
 
-/// Connect Four and Tic-Tac-Toe: rules in code on the m,n,k kernel, variants as data.
-fn grid_report(
-    registry: &GameRegistry,
-    source: &BundleSource,
-    name: &str,
-    out: &mut Vec<String>,
-) -> Outcome {
-    if let Err(outcome) = source_summary(registry, source, out) {
-        return outcome;
+/// Any other registered game, from what the registry knows of it: its shipped bundle (revision,
+/// files by kind), the config options that content offers (turn configs), and no effect rows —
+/// its rules are code (a kit game's, or Sokoban's). A game registered without a bundle says so.
+fn registered_report(registry: &GameRegistry, game: &str, out: &mut Vec<String>) -> Outcome {
+    let Some(registered) = registry.get(game) else {
+        return Outcome::usage(format!("unknown game {game:?}"));
+    };
+    match registered.builtin_source() {
+        Some(source) => {
+            if let Err(outcome) = source_summary(registry, source, out) {
+                return outcome;
+            }
+            if let Some(Ok(compiled)) = registered.builtin_content() {
+                let options = registered.config_options(&compiled.bundle);
+                if let Some(configs) = options.get("turnConfigs").and_then(|c| c.as_object()) {
+                    let ids: Vec<&str> = configs.keys().map(String::as_str).collect();
+                    out.push(format!("turn configs: {}", ids.join(", ")));
+                }
+            }
+            out.push("effect rows: 0 (its rules are code, not effect rows)".to_string());
+        }
+        None => {
+            out.push("shipped content: none (levels and rules come from a bundle folder; `turnstile content validate DIR` checks one)".to_string());
+            out.push("effect rows: 0".to_string());
+        }
     }
-    out.push(format!(
-        "effect rows: 0 ({name}'s rules are the m,n,k kernel's, not effect rows)"
-    ));
     out.push("custom rows: 0".to_string());
     Outcome::ok()
 }

@@ -11,6 +11,7 @@ mod content_cmd;
 mod content_schemas;
 mod duel_play;
 mod exit;
+mod generic_play;
 mod loadtest_cmd;
 mod play;
 mod publish_cmd;
@@ -324,7 +325,11 @@ fn main() -> ExitCode {
         } => match game.as_str() {
             "clover" => clover_play::run(&seats, seed, replay.as_deref()),
             _ if replay.is_some() => exit::Outcome::usage("--replay is for clover"),
-            _ => play::play(&game, &seats, seed, turn_config, preset),
+            "connect4" | "tictactoe" | "duel" => {
+                play::play(&game, &seats, seed, turn_config, preset)
+            }
+            // Every other registered game: the registry's generic terminal player.
+            _ => generic_play::run(&registry, &game, &seats, seed, turn_config),
         },
         Command::Sokoban { command } => match command {
             SokobanCommand::Play {
@@ -426,7 +431,7 @@ fn main() -> ExitCode {
             matches,
             duration_s: duration,
         }),
-        Command::Bench { game, commands } => bench::run(&game, commands),
+        Command::Bench { game, commands } => bench::run(&registry, &game, commands),
         Command::Chaos { command } => chaos::run(&registry, command),
     };
     outcome.finish()

@@ -18,10 +18,11 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use turnstile_connect4::ConnectFourRules;
 use turnstile_core::{CommandEnvelope, CommandRefusal, Seat, Tick};
-use turnstile_runtime::{Bot, Match, MatchSpec, RandomBot, SeatKind, SeatSpec, DEFAULT_TICK_RATE};
-use turnstile_tictactoe::mnk::{
-    self, Board, Cell, Command, MatchConfig, MatchResult, MnkGame, Searchable, StrongBot, Variant,
+use turnstile_mnk::{
+    self as mnk, Action, Board, Cell, MatchConfig, MatchResult, Mnk, MnkGame, MnkWin, Searchable,
+    StrongBot, Variant,
 };
+use turnstile_runtime::{Bot, Match, MatchSpec, RandomBot, SeatKind, SeatSpec, DEFAULT_TICK_RATE};
 use turnstile_tictactoe::TicTacToeRules;
 
 use crate::exit::Outcome;
@@ -292,7 +293,8 @@ fn run<V: Terminal>(
         let bot: Result<Seated<V>, _> = match player {
             Player::Human => Ok(Seated::Human),
             Player::RandomBot => RandomBot::new(seed, seat).map(|b| Seated::Bot(Box::new(b))),
-            Player::StrongBot => StrongBot::<V>::new(seed, seat).map(|b| Seated::Bot(Box::new(b))),
+            Player::StrongBot => StrongBot::<V>::new(seed, seat)
+                .map(|b| Seated::Bot(Box::new(turnstile_samples::MnkStrongBot(b)))),
         };
         match bot {
             Ok(bot) => seated.push(bot),
@@ -316,7 +318,7 @@ fn run<V: Terminal>(
                       id: Option<String>,
                       seat: Option<Seat>,
                       tick: Tick,
-                      action: V::Action| {
+                      action: Action<Mnk<V>>| {
         issued += 1;
         let envelope = CommandEnvelope {
             command_id: id.unwrap_or_else(|| format!("cli-{issued}")),
@@ -340,12 +342,10 @@ fn run<V: Terminal>(
             return Outcome::ok();
         }
         // A deadline passed while the last line was awaited: time the turn out, as a server.
-        if let Some((id, deadline, command)) = state.pending_timeout::<V::Move>() {
+        if let Some((id, deadline, command)) = state.pending_timeout() {
             if deadline <= clock.now(game.last_tick()) {
                 let seat = game.state().to_move();
-                if let Err(refusal) =
-                    submit(&mut game, Some(id), None, deadline, V::action(command))
-                {
+                if let Err(refusal) = submit(&mut game, Some(id), None, deadline, command) {
                     return Outcome::check_failed(format!("the timeout was refused: {refusal}"));
                 }
                 println!(
@@ -364,8 +364,8 @@ fn run<V: Terminal>(
                 let Some(action) = bot.choose(&game.resolver(), game.state(), seat, tick) else {
                     return Outcome::check_failed(format!("the bot of seat {seat} found no move"));
                 };
-                let said = match V::command(&action) {
-                    Command::Play(mv) => V::describe(&mv),
+                let said = match &action {
+                    Action::Play(mv) => V::describe(mv),
                     other => format!("{other:?}"),
                 };
                 if let Err(refusal) = submit(&mut game, None, Some(seat), tick, action) {
@@ -401,10 +401,10 @@ fn run<V: Terminal>(
                 };
                 let command = match line.trim() {
                     "q" | "quit" => return Outcome::ok(),
-                    "r" | "resign" => Command::Resign,
-                    "s" | "skip" => Command::Skip,
+                    "r" | "resign" => Action::Resign,
+                    "s" | "skip" => Action::Skip,
                     typed => match V::parse_move(typed) {
-                        Some(mv) => Command::Play(mv),
+                        Some(mv) => Action::Play(mv),
                         None => {
                             println!("Not a move: type a {}, s, r or q.", V::PROMPT);
                             continue;
@@ -416,8 +416,7 @@ fn run<V: Terminal>(
                     println!("Too late: the turn's time ran out.");
                     continue; // the loop times the turn out first
                 }
-                if let Err(refusal) = submit(&mut game, None, Some(seat), tick, V::action(command))
-                {
+                if let Err(refusal) = submit(&mut game, None, Some(seat), tick, command) {
                     println!("Refused: {}", refusal_text(&refusal));
                 }
             }
@@ -432,11 +431,11 @@ fn refusal_text(refusal: &CommandRefusal) -> String {
     }
 }
 
-fn describe_result(result: &MatchResult) -> String {
+fn describe_result(result: &MatchResult<MnkWin>) -> String {
     let name = |seat: Seat| format!("seat {seat} ({})", glyph(Some(seat)));
     match result {
-        MatchResult::Won { seat, .. } => format!("{} wins.", name(*seat)),
-        MatchResult::Draw => "A draw.".into(),
+        MatchResult::Game(MnkWin::Won { seat, .. }) => format!("{} wins.", name(*seat)),
+        MatchResult::Game(MnkWin::Draw) => "A draw.".into(),
         MatchResult::Resigned { seat } => {
             format!(
                 "{} resigned; {} wins.",

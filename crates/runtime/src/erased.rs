@@ -391,6 +391,9 @@ pub trait ErasedMatch: Send {
     fn redact_receipt(&self, receipt: &Value, viewer: Viewer) -> Result<Value, ErasedError>;
     /// The action kinds `seat` may take now.
     fn legal_actions(&self, seat: Seat) -> Result<Vec<ActionKind>, CommandRefusal>;
+    /// The concrete actions `seat` could take at `tick` that pass the rules now (the resolver's
+    /// candidates, as bots see them), as JSON: what a generic front-end numbers for a person.
+    fn candidates(&self, seat: Seat, tick: Tick) -> Result<Vec<Value>, CommandRefusal>;
     /// Previews `action` for `seat` at `tick`, changing nothing.
     fn preview(
         &self,
@@ -909,6 +912,17 @@ impl<G: Game> ErasedMatch for TypedMatch<G> {
 
     fn legal_actions(&self, seat: Seat) -> Result<Vec<ActionKind>, CommandRefusal> {
         self.inner.legal_actions(seat)
+    }
+
+    fn candidates(&self, seat: Seat, tick: Tick) -> Result<Vec<Value>, CommandRefusal> {
+        let candidates = self
+            .inner
+            .resolver()
+            .candidates(self.inner.state(), seat, tick)?;
+        Ok(candidates
+            .iter()
+            .filter_map(|action| canonical(action).ok())
+            .collect())
     }
 
     fn preview(

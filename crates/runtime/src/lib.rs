@@ -19,6 +19,8 @@ pub mod erased;
 pub mod matches;
 pub mod registry;
 pub mod replay;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 pub use bots::{bot_generator, Bot, RandomBot};
 pub use bundle_dir::{read_bundle_dir, BundleReadError};

@@ -432,6 +432,11 @@ impl<G: Game> Match<G> {
         &self.state_fingerprint
     }
 
+    /// The number of seats, numbered from 0.
+    pub fn seats(&self) -> u16 {
+        self.seats
+    }
+
     /// The last receipt's sequence (0 before the first command).
     pub fn sequence(&self) -> Sequence {
         self.sequence

@@ -43,6 +43,8 @@ pub trait RegisteredGame: Send + Sync {
     fn describe(&self) -> GameDescription;
     /// The content bundle the game ships with, compiled, if it was registered with one.
     fn builtin_content(&self) -> Option<Result<CompiledBundle, Vec<ContentProblem>>>;
+    /// The files of the content bundle the game ships with, if it was registered with one.
+    fn builtin_source(&self) -> Option<&BundleSource>;
     /// Loads and validates source files into a bundle and its stored form.
     fn compile_content(&self, source: &BundleSource)
         -> Result<CompiledBundle, Vec<ContentProblem>>;
@@ -103,6 +105,10 @@ impl<G: Game> RegisteredGame for Registered<G> {
 
     fn builtin_content(&self) -> Option<Result<CompiledBundle, Vec<ContentProblem>>> {
         self.builtin.as_ref().map(compile::<G>)
+    }
+
+    fn builtin_source(&self) -> Option<&BundleSource> {
+        self.builtin.as_ref()
     }
 
     fn compile_content(

@@ -1,4 +1,4 @@
-//! The sample games — Sokoban, Connect Four, Tic-Tac-Toe, Duel and clover — registered the way
+//! The sample games — Sokoban, Connect Four, Tic-Tac-Toe, Nim, Duel and clover — registered the way
 //! a server serves them: each with its shipped content, its default config, its bots and its
 //! system actions (Timeout and ClockResumed for the timed games, Resign where the game has
 //! one). `turnstile serve`, every other command of the binary and the server's tests take their
@@ -13,11 +13,13 @@ use turnstile_core::{BundleSource, Game, LegalActionResolver, Seat, Tick};
 use turnstile_runtime::{Bot, GameRegistry};
 
 use turnstile_clover::{Clover, CloverAction, CloverConfig, CloverContent};
-use turnstile_connect4::{ConnectFour, ConnectFourAction};
+use turnstile_connect4::ConnectFourRules;
 use turnstile_duel::{Duel, DuelAction, DuelConfig};
+use turnstile_kit::{Action, Kit, KitGame, KitState, MatchConfig, Rules};
+use turnstile_mnk::{Mnk, MnkGame, Searchable};
+use turnstile_runtime::GameRegistration;
 use turnstile_sokoban::{Sokoban, SokobanConfig, SokobanContent};
-use turnstile_tictactoe::mnk::{MatchConfig, MnkState, Rules};
-use turnstile_tictactoe::{TicTacToe, TicTacToeAction};
+use turnstile_tictactoe::TicTacToeRules;
 
 type BotResult<G> = Result<Box<dyn Bot<G>>, Box<dyn std::error::Error + Send + Sync>>;
 
@@ -29,6 +31,7 @@ pub fn registry() -> GameRegistry {
     register_tictactoe(&mut registry);
     register_duel(&mut registry);
     register_clover(&mut registry);
+    register_kit_game::<turnstile_nim::Nim>(&mut registry);
     registry
 }
 
@@ -72,52 +75,66 @@ pub fn register_sokoban(registry: &mut GameRegistry) {
         });
 }
 
-fn mnk_options(rules: &Rules) -> serde_json::Value {
-    serde_json::to_value(rules).unwrap_or_default()
+/// Registers a game of the kit (`turnstile-kit`) with everything the kit gives it, in one
+/// call: its shipped content, the default config, its turn configs as config options, the
+/// system Timeout and ClockResumed, Resign, and (from the runtime) the `random` bot. The
+/// registration is returned to add the game's own bots; the game is registered when it drops.
+pub fn register_kit_game<G: KitGame>(registry: &mut GameRegistry) -> GameRegistration<'_, Kit<G>> {
+    registry
+        .register::<Kit<G>>()
+        .with_content(G::bundled_source())
+        .with_default_config(MatchConfig::default())
+        .with_config_options(|rules: &Rules| serde_json::to_value(rules).unwrap_or_default())
+        .with_timeout(KitState::turn_index, |turn_index| Action::Timeout {
+            turn_index,
+        })
+        .with_clock_resumed(|last_heartbeat_tick, takeover_tick| Action::ClockResumed {
+            last_heartbeat_tick,
+            takeover_tick,
+        })
+        .with_resign(|_| Action::Resign)
+}
+
+/// The strong bot of an m,n,k-game (`turnstile_mnk::StrongBot`'s policy) seated as a runtime
+/// [`Bot`].
+pub struct MnkStrongBot<V: Searchable>(pub turnstile_mnk::StrongBot<V>);
+
+impl<V: Searchable> Bot<MnkGame<V>> for MnkStrongBot<V> {
+    fn name(&self) -> &'static str {
+        "strong"
+    }
+
+    fn choose(
+        &mut self,
+        resolver: &LegalActionResolver<'_, MnkGame<V>>,
+        state: &<MnkGame<V> as Game>::State,
+        seat: Seat,
+        tick: Tick,
+    ) -> Option<<MnkGame<V> as Game>::Action> {
+        self.0.choose(resolver, state, seat, tick)
+    }
+}
+
+/// An m,n,k-game on the kit with its strong bot.
+pub fn register_mnk<V: Searchable>(registry: &mut GameRegistry) {
+    register_kit_game::<Mnk<V>>(registry).with_bot(
+        "strong",
+        |seed, seat| -> BotResult<MnkGame<V>> {
+            Ok(Box::new(MnkStrongBot(turnstile_mnk::StrongBot::<V>::new(
+                seed, seat,
+            )?)))
+        },
+    );
 }
 
 /// Connect Four with its strong bot, server timers and ClockResumed.
 pub fn register_connect4(registry: &mut GameRegistry) {
-    registry
-        .register::<ConnectFour>()
-        .with_content(turnstile_connect4::bundled_source())
-        .with_default_config(MatchConfig::default())
-        .with_config_options(mnk_options)
-        .with_bot("strong", |seed, seat| -> BotResult<ConnectFour> {
-            Ok(Box::new(turnstile_connect4::StrongBot::new(seed, seat)?))
-        })
-        .with_timeout(MnkState::turn_index, |turn_index| {
-            ConnectFourAction::Timeout { turn_index }
-        })
-        .with_clock_resumed(
-            |last_heartbeat_tick, takeover_tick| ConnectFourAction::ClockResumed {
-                last_heartbeat_tick,
-                takeover_tick,
-            },
-        )
-        .with_resign(|_| ConnectFourAction::Resign);
+    register_mnk::<ConnectFourRules>(registry);
 }
 
 /// Tic-Tac-Toe with its perfect bot, server timers and ClockResumed.
 pub fn register_tictactoe(registry: &mut GameRegistry) {
-    registry
-        .register::<TicTacToe>()
-        .with_content(turnstile_tictactoe::bundled_source())
-        .with_default_config(MatchConfig::default())
-        .with_config_options(mnk_options)
-        .with_bot("strong", |seed, seat| -> BotResult<TicTacToe> {
-            Ok(Box::new(turnstile_tictactoe::StrongBot::new(seed, seat)?))
-        })
-        .with_timeout(MnkState::turn_index, |turn_index| {
-            TicTacToeAction::Timeout { turn_index }
-        })
-        .with_clock_resumed(
-            |last_heartbeat_tick, takeover_tick| TicTacToeAction::ClockResumed {
-                last_heartbeat_tick,
-                takeover_tick,
-            },
-        )
-        .with_resign(|_| TicTacToeAction::Resign);
+    register_mnk::<TicTacToeRules>(registry);
 }
 
 /// Duel's greedy bot, registered as `strong`: it scores each candidate by its preview.
@@ -202,35 +219,6 @@ pub fn register_clover(registry: &mut GameRegistry) {
         });
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_sample_game_is_registered_with_valid_content() {
-        let registry = registry();
-        assert_eq!(
-            registry.ids(),
-            ["clover", "connect4", "duel", "sokoban", "tictactoe"]
-        );
-        for id in registry.ids() {
-            let game = registry.get(id).unwrap();
-            let content = game.builtin_content().expect("ships content");
-            assert!(content.is_ok(), "{id}: its shipped content loads");
-        }
-    }
-
-    #[test]
-    fn the_timed_games_have_timeouts_and_clock_resumed() {
-        let registry = registry();
-        for id in ["connect4", "tictactoe"] {
-            let d = registry.get(id).unwrap().describe();
-            assert!(d.timeouts && d.clock_resumed, "{id}");
-        }
-        assert!(!registry.get("sokoban").unwrap().describe().timeouts);
-    }
-}
-
 /// Sokoban's hint for a seat's view (what `POST /api/v1/matches/{id}/hint` answers): the
 /// position in the view becomes a level of its own and the solver's [`hint`] searches it
 /// with at most `node_budget` nodes. Cells are `[x, y]` as in the view.
@@ -284,4 +272,33 @@ pub fn sokoban_hint(
             json!({"kind": "no_solution_found", "reason": reason.code()})
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_sample_game_is_registered_with_valid_content() {
+        let registry = registry();
+        assert_eq!(
+            registry.ids(),
+            ["clover", "connect4", "duel", "nim", "sokoban", "tictactoe"]
+        );
+        for id in registry.ids() {
+            let game = registry.get(id).unwrap();
+            let content = game.builtin_content().expect("ships content");
+            assert!(content.is_ok(), "{id}: its shipped content loads");
+        }
+    }
+
+    #[test]
+    fn the_timed_games_have_timeouts_and_clock_resumed() {
+        let registry = registry();
+        for id in ["connect4", "nim", "tictactoe"] {
+            let d = registry.get(id).unwrap().describe();
+            assert!(d.timeouts && d.clock_resumed && d.resign, "{id}");
+        }
+        assert!(!registry.get("sokoban").unwrap().describe().timeouts);
+    }
 }

@@ -196,6 +196,7 @@ struct Material {
 
 /// A hidden value confirmed by a fingerprint the viewer holds.
 #[derive(Debug)]
+#[allow(dead_code)] // read through Debug when a recovery is reported
 struct Recovery {
     viewer: String,
     sequence: u64,

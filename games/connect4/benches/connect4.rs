@@ -1,8 +1,7 @@
-//! Connect Four's hot paths, with the benchmarks every m,n,k-game runs (turnstile-tictactoe's
-//! `benches/common`): random games per second, bare and with receipts; the strong bot's search
+//! Connect Four's hot paths, with the benchmarks every m,n,k-game runs (`games/mnk/benches/variant_benches.rs`): random games per second, bare and with receipts; the strong bot's search
 //! in the opening and in a middle game.
 
-#[path = "../../tictactoe/benches/common/mod.rs"]
+#[path = "../../mnk/benches/variant_benches.rs"]
 mod common;
 
 use std::sync::Arc;

@@ -7,8 +7,8 @@
 //! key). After J. Tromp's and P. Pons's Connect Four solvers.
 
 use turnstile_core::Seat;
-use turnstile_tictactoe::mnk::{Board, Searchable};
-use turnstile_tictactoe::search::{Limits, Moves, Position};
+use turnstile_mnk::search::{Limits, Moves, Position};
+use turnstile_mnk::{Board, Searchable};
 
 use crate::game::ConnectFourRules;
 

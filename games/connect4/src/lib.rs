@@ -1,10 +1,10 @@
 //! Connect Four on Turnstile: the 7,6,4 m,n,k-game with gravity.
 //!
-//! [`ConnectFour`] is the m,n,k kernel of `turnstile-tictactoe` ([`turnstile_tictactoe::mnk`])
+//! [`ConnectFour`] is the m,n,k kernel (`turnstile-mnk`) on the game kit
 //! with [`ConnectFourRules`]: a 7 × 6 board, four in a row, and moves that drop a disc into a
 //! column, listed as `drop` actions whose `column` is an integer range (or the open columns
 //! when a full one splits them). Content, turns, timers and forfeits, skip, resign, results and
-//! views are the kernel's, shared with Tic-Tac-Toe. The [`StrongBot`] searches a bitboard
+//! views are the kit's and the kernel's, shared with Tic-Tac-Toe. The [`StrongBot`] searches a bitboard
 //! ([`ConnectFourPosition`]) with the kernel's bounded alpha-beta, centre columns first.
 //!
 //! It must never do what the kernel must never do — I/O, clocks, floats, hash maps, platform
@@ -20,7 +20,7 @@ pub use bitboard::ConnectFourPosition;
 pub use game::{ConnectFourAction, ConnectFourRules};
 
 use turnstile_core::{BundleSource, ContentBundle, ContentProblem};
-use turnstile_tictactoe::mnk;
+use turnstile_mnk as mnk;
 
 /// Connect Four, the game: register it with `registry.register::<ConnectFour>()`.
 pub type ConnectFour = mnk::MnkGame<ConnectFourRules>;

@@ -4,23 +4,23 @@
 //! `TURNSTILE_BLESS=1 cargo test -p turnstile-connect4 --test golden` rewrites it.
 
 mod common;
-#[path = "../../tictactoe/tests/support/golden_file.rs"]
-mod golden_file;
 
-use turnstile_connect4::ConnectFourRules;
+use common::{Command, Moves};
+use turnstile_connect4::ConnectFour;
 use turnstile_core::Seat;
-use turnstile_tictactoe::mnk::{Command, MatchConfig, MatchResult};
-use turnstile_tictactoe::testkit::{check_golden, replay_text, Driver};
+use turnstile_mnk::{KitState, MatchConfig, MatchResult};
+use turnstile_runtime::testing::{check_golden, read_or_bless, replay_text, Driver};
 
 const GOLDEN: &str = "tests/golden/timed.replay.json";
 
-fn scripted() -> Driver<ConnectFourRules> {
+fn scripted() -> Driver<ConnectFour> {
     let mut d = Driver::new(
         common::bundle(),
         MatchConfig::with_turn_config("timed"),
         "golden",
     )
-    .unwrap();
+    .unwrap()
+    .with_timeouts(KitState::pending_timeout);
     d.play(0, 12, 3).unwrap();
     d.play(1, 40, 3).unwrap();
     d.play(0, 41, 4).unwrap();
@@ -40,7 +40,7 @@ fn scripted() -> Driver<ConnectFourRules> {
 fn the_golden_replay_is_reproduced_byte_for_byte_and_verifies() {
     let game = scripted().into_game();
     let fresh = replay_text(&game).unwrap();
-    let committed = golden_file::read_or_bless(env!("CARGO_MANIFEST_DIR"), GOLDEN, &fresh);
+    let committed = read_or_bless(env!("CARGO_MANIFEST_DIR"), GOLDEN, &fresh);
     let report = check_golden(&committed, &game).unwrap_or_else(|e| panic!("{GOLDEN}: {e}"));
     assert_eq!(report.verified, 6);
 }

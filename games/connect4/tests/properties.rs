@@ -5,8 +5,8 @@
 mod common;
 
 use proptest::prelude::*;
-use turnstile_connect4::ConnectFourRules;
-use turnstile_tictactoe::testkit::check_random_script;
+use turnstile_kit::arbitrary_command;
+use turnstile_runtime::testing::check_random_script;
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
@@ -18,7 +18,10 @@ proptest! {
         script in prop::collection::vec(any::<u32>(), 0..160),
     ) {
         // Columns 0 to 8: the two past the board are refused as out of range.
-        check_random_script::<ConnectFourRules>(common::bundle(), config, &seed, &script, |code| (code % 9) as u16)
-            .map_err(TestCaseError::fail)?;
+        let driver = common::driver_seeded(config, &seed);
+        check_random_script(driver, &script, |code, state| {
+            arbitrary_command(code, state, |code| (code % 9) as u16)
+        })
+        .map_err(TestCaseError::fail)?;
     }
 }

@@ -4,18 +4,19 @@
 mod common;
 
 use common::{driver, DRAW};
-use turnstile_connect4::{bundled_source, ConnectFour, ConnectFourAction};
+use common::{Command, Moves};
+use turnstile_connect4::{bundled_source, ConnectFour, ConnectFourAction, ConnectFourRules};
 use turnstile_core::{ActionKind, Game, MatchStatus, ParamRange, ParamSpec, Seat};
+use turnstile_kit::game_events;
+use turnstile_mnk::{Cell, KitEvent, MatchResult, Mnk, MnkEvent, MnkWin};
 use turnstile_runtime::GameRegistry;
-use turnstile_tictactoe::mnk::{Cell, Command, MatchResult, MnkEvent};
-use turnstile_tictactoe::testkit::game_events;
 
-fn placed(seat: u16, column: u16, row: u16) -> MnkEvent<u16> {
-    MnkEvent::PiecePlaced {
+fn placed(seat: u16, column: u16, row: u16) -> KitEvent<Mnk<ConnectFourRules>> {
+    KitEvent::Game(MnkEvent::PiecePlaced {
         seat: Seat(seat),
         column,
         row,
-    }
+    })
 }
 
 #[test]
@@ -75,7 +76,9 @@ fn four_in_a_row_wins_in_every_direction() {
             earlier.iter().all(|r| game_events(&r.events).len() == 1),
             "{direction}"
         );
-        let Some(MatchResult::Won { seat, line: found }) = d.state().result().cloned() else {
+        let Some(MatchResult::Game(MnkWin::Won { seat, line: found })) =
+            d.state().result().cloned()
+        else {
             panic!("{direction}: no win: {:?}", d.state().result());
         };
         let mut expected: Vec<Cell> = line.iter().map(|&(c, r)| Cell::new(c, r)).collect();
@@ -85,10 +88,10 @@ fn four_in_a_row_wins_in_every_direction() {
         assert_eq!((seat, &found), (Seat(0), &expected), "{direction}");
         assert_eq!(
             game_events(&last.events)[1],
-            MnkEvent::match_ended(MatchResult::Won {
+            KitEvent::match_ended(MatchResult::Game(MnkWin::Won {
                 seat: Seat(0),
                 line: found
-            })
+            }))
         );
     }
 }
@@ -97,10 +100,10 @@ fn four_in_a_row_wins_in_every_direction() {
 fn a_full_board_without_four_in_a_row_is_a_draw() {
     let mut d = driver("untimed");
     let receipts = d.play_all(&DRAW).unwrap();
-    assert_eq!(d.state().result(), Some(&MatchResult::Draw));
+    assert_eq!(d.state().result(), Some(&MatchResult::Game(MnkWin::Draw)));
     assert_eq!(
         game_events(&receipts[41].events)[1],
-        MnkEvent::match_ended(MatchResult::Draw)
+        KitEvent::match_ended(MatchResult::Game(MnkWin::Draw))
     );
     assert!(
         matches!(d.game().status(), MatchStatus::Finished { outcome } if outcome.kind == "draw" && outcome.winners.is_empty())
@@ -190,7 +193,7 @@ fn legal_drops_are_a_range_of_open_columns() {
     let columns: Vec<u16> = candidates
         .iter()
         .map(|a| match a {
-            ConnectFourAction::Drop { column } => *column,
+            ConnectFourAction::Play(column) => *column,
             other => panic!("only drops are candidates, not {other:?}"),
         })
         .collect();
@@ -205,7 +208,7 @@ fn legal_drops_are_a_range_of_open_columns() {
 #[test]
 fn actions_have_camel_case_json_and_the_registry_knows_the_game() {
     let drop: ConnectFourAction = serde_json::from_str(r#"{"type": "drop", "column": 3}"#).unwrap();
-    assert_eq!(drop, ConnectFourAction::Drop { column: 3 });
+    assert_eq!(drop, ConnectFourAction::Play(3));
     assert!(
         serde_json::from_str::<ConnectFourAction>(r#"{"type": "drop", "column": -1}"#).is_err()
     );

@@ -4,9 +4,10 @@
 mod common;
 
 use common::driver;
+use common::{Command, Moves};
 use turnstile_core::Seat;
-use turnstile_tictactoe::mnk::{Command, MatchResult};
-use turnstile_tictactoe::testkit::turn_ends;
+use turnstile_kit::turn_ends;
+use turnstile_mnk::MatchResult;
 use turnstile_turns::TurnEndReason;
 
 #[test]

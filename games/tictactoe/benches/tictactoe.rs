@@ -1,12 +1,13 @@
 //! Tic-Tac-Toe's hot paths (see `common`): random games per second, bare and with receipts; the
 //! perfect bot's full search from the empty board and after two moves.
 
+#[path = "../../mnk/benches/variant_benches.rs"]
 mod common;
 
 use std::sync::Arc;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use turnstile_tictactoe::mnk::Cell;
+use turnstile_mnk::Cell;
 use turnstile_tictactoe::{bundled, TicTacToeRules};
 
 fn benches(c: &mut Criterion) {

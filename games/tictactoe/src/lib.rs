@@ -1,33 +1,26 @@
-//! Tic-Tac-Toe on Turnstile — and the m,n,k-game kernel that Connect Four shares.
+//! Tic-Tac-Toe on Turnstile: the 3,3,3 variant of the m,n,k kernel (`turnstile-mnk`).
 //!
-//! [`TicTacToe`] is a complete [`Game`](turnstile_core::Game): content (turn configs) loaded
-//! with every problem reported, two seats taking turns through the turn framework, timers with
-//! `Timeout` and forfeits, `Skip` under skippable configs, `Resign`, wins, draws, a view that
-//! hides nothing, and bots — the runtime's uniformly random `RandomBot` and a perfect
-//! [`StrongBot`]. `docs/writing-a-game.md` walks through it.
-//!
-//! Most of the game is the [`mnk`] kernel, written once for every m,n,k-game (k in a row on an
-//! m × n board): Tic-Tac-Toe is its 3,3,3 [`Variant`](mnk::Variant) ([`TicTacToeRules`]), and
-//! `turnstile-connect4` is the 7,6,4 variant with gravity. [`search`] is the bounded alpha-beta
-//! both strong bots use; [`testkit`] drives matches for tests, benchmarks and tools.
+//! [`TicTacToe`] is a complete [`Game`](turnstile_core::Game) on the game kit: content (turn
+//! configs) loaded with every problem reported, two seats taking turns, timers with `Timeout`
+//! and forfeits, `Skip` under skippable configs, `Resign`, wins, draws, a view that hides
+//! nothing — all of it the kit's and the kernel's. This crate holds only what is Tic-Tac-Toe's:
+//! a mark goes on any open cell ([`TicTacToeRules`]), and the 9-bit position the perfect
+//! [`StrongBot`] searches ([`TicTacToePosition`]).
 //!
 //! **What this crate must never do.** No I/O (content is embedded at compile time and parsed
-//! from bytes), no clock (time arrives as envelope ticks), no floats, hash maps or platform
-//! randomness (bots draw only from their own `bot:<seat>` generator), no `usize` in state, and
-//! no panics on input from outside: every refusal is a typed rejection with a stable code.
+//! from bytes), no clock, no floats, hash maps or platform randomness, and no rule the kernel
+//! should hold for every m,n,k-game.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 mod game;
-pub mod mnk;
 mod position;
-pub mod search;
-pub mod testkit;
 
 pub use game::{TicTacToeAction, TicTacToeRules};
 pub use position::TicTacToePosition;
 
 use turnstile_core::{BundleSource, ContentBundle, ContentProblem};
+use turnstile_mnk as mnk;
 
 /// Tic-Tac-Toe, the game: register it with `registry.register::<TicTacToe>()`.
 pub type TicTacToe = mnk::MnkGame<TicTacToeRules>;

@@ -3,9 +3,10 @@
 
 use turnstile_core::Seat;
 
+use turnstile_mnk::search::{Limits, Moves, Position};
+use turnstile_mnk::{Board, Cell, Searchable};
+
 use crate::game::TicTacToeRules;
-use crate::mnk::{Board, Cell, Searchable};
-use crate::search::{Limits, Moves, Position};
 
 /// The eight lines of three, as masks.
 const LINES: [u16; 8] = [

@@ -3,24 +3,23 @@
 //! revision. `TURNSTILE_BLESS=1 cargo test -p turnstile-tictactoe --test golden` rewrites it.
 
 mod common;
-#[path = "support/golden_file.rs"]
-mod golden_file;
 
-use common::cell;
+use common::{cell, Command, Moves};
 use turnstile_core::Seat;
-use turnstile_tictactoe::mnk::{Command, MatchConfig, MatchResult};
-use turnstile_tictactoe::testkit::{check_golden, replay_text, Driver};
-use turnstile_tictactoe::TicTacToeRules;
+use turnstile_mnk::{KitState, MatchConfig, MatchResult};
+use turnstile_runtime::testing::{check_golden, read_or_bless, replay_text, Driver};
+use turnstile_tictactoe::TicTacToe;
 
 const GOLDEN: &str = "tests/golden/blitz.replay.json";
 
-fn scripted() -> Driver<TicTacToeRules> {
+fn scripted() -> Driver<TicTacToe> {
     let mut d = Driver::new(
         common::bundle(),
         MatchConfig::with_turn_config("blitz"),
         "golden",
     )
-    .unwrap();
+    .unwrap()
+    .with_timeouts(KitState::pending_timeout);
     d.play(0, 4, cell(1, 1)).unwrap();
     d.time_out().unwrap().unwrap(); // seat 1 lets turn 2 run out at 34
     d.play(0, 40, cell(0, 0)).unwrap();
@@ -41,7 +40,7 @@ fn scripted() -> Driver<TicTacToeRules> {
 fn the_golden_replay_is_reproduced_byte_for_byte_and_verifies() {
     let game = scripted().into_game();
     let fresh = replay_text(&game).unwrap();
-    let committed = golden_file::read_or_bless(env!("CARGO_MANIFEST_DIR"), GOLDEN, &fresh);
+    let committed = read_or_bless(env!("CARGO_MANIFEST_DIR"), GOLDEN, &fresh);
     let report = check_golden(&committed, &game).unwrap_or_else(|e| panic!("{GOLDEN}: {e}"));
     assert_eq!(report.verified, 8);
 }

@@ -5,9 +5,9 @@
 mod common;
 
 use proptest::prelude::*;
-use turnstile_tictactoe::mnk::Cell;
-use turnstile_tictactoe::testkit::check_random_script;
-use turnstile_tictactoe::TicTacToeRules;
+use turnstile_kit::arbitrary_command;
+use turnstile_mnk::Cell;
+use turnstile_runtime::testing::check_random_script;
 
 /// Any cell, off the board included (columns and rows 0 to 3).
 fn arbitrary_cell(code: u32) -> Cell {
@@ -23,7 +23,8 @@ proptest! {
         config in prop::sample::select(vec!["untimed", "timed", "blitz"]),
         script in prop::collection::vec(any::<u32>(), 0..80),
     ) {
-        check_random_script::<TicTacToeRules>(common::bundle(), config, &seed, &script, arbitrary_cell)
+        let driver = common::driver_seeded(config, &seed);
+        check_random_script(driver, &script, |code, state| arbitrary_command(code, state, arbitrary_cell))
             .map_err(TestCaseError::fail)?;
     }
 }

@@ -4,12 +4,13 @@
 mod common;
 
 use common::{cell, cells, driver};
+use common::{Command, Moves};
 use turnstile_core::{
     ActionKind, Fingerprint, Game, LegalActionResolver, MatchStatus, Outcome, ParamRange,
     ParamSpec, Seat, Viewer,
 };
-use turnstile_tictactoe::mnk::{Command, MatchResult, MnkEvent, RESIGNED};
-use turnstile_tictactoe::testkit::{game_events, turn_begins, turn_ends};
+use turnstile_kit::{game_events, turn_begins, turn_ends};
+use turnstile_mnk::{KitEvent, MatchResult, MnkEvent, MnkWin, RESIGNED};
 use turnstile_tictactoe::{TicTacToe, TicTacToeAction};
 use turnstile_turns::TurnEndReason;
 
@@ -51,7 +52,7 @@ fn three_in_a_row_wins_on_every_line() {
         let receipts = d.play_all(&cells(&moves)).unwrap();
         let mut expected: Vec<_> = line.iter().map(|&(c, r)| cell(c, r)).collect();
         let won = d.state().result().cloned();
-        let Some(MatchResult::Won { seat, line: found }) = won else {
+        let Some(MatchResult::Game(MnkWin::Won { seat, line: found })) = won else {
             panic!("{line:?}: no win, result {won:?}");
         };
         assert_eq!(seat, Seat(0));
@@ -63,15 +64,15 @@ fn three_in_a_row_wins_on_every_line() {
         assert_eq!(
             game_events(&last.events),
             vec![
-                MnkEvent::PiecePlaced {
+                KitEvent::Game(MnkEvent::PiecePlaced {
                     seat: Seat(0),
                     column: line[2].0,
                     row: line[2].1
-                },
-                MnkEvent::match_ended(MatchResult::Won {
+                }),
+                KitEvent::match_ended(MatchResult::Game(MnkWin::Won {
                     seat: Seat(0),
                     line: found
-                })
+                }))
             ]
         );
         assert_eq!(
@@ -95,9 +96,9 @@ fn three_in_a_row_wins_on_every_line() {
 fn a_full_board_without_a_line_is_a_draw() {
     let mut d = driver("untimed");
     let receipts = d.play_all(&cells(&DRAW)).unwrap();
-    assert_eq!(d.state().result(), Some(&MatchResult::Draw));
+    assert_eq!(d.state().result(), Some(&MatchResult::Game(MnkWin::Draw)));
     assert!(game_events(&receipts.last().unwrap().events)
-        .contains(&MnkEvent::match_ended(MatchResult::Draw)));
+        .contains(&KitEvent::match_ended(MatchResult::Game(MnkWin::Draw))));
     assert_eq!(d.state().board().rows(), vec!["010", "011", "100"]);
     assert_eq!(
         d.game().status(),
@@ -108,16 +109,15 @@ fn a_full_board_without_a_line_is_a_draw() {
             }
         }
     );
-    assert!(receipts[..8]
-        .iter()
-        .all(|r| !game_events(&r.events).contains(&MnkEvent::match_ended(MatchResult::Draw))));
+    assert!(receipts[..8].iter().all(|r| !game_events(&r.events)
+        .contains(&KitEvent::match_ended(MatchResult::Game(MnkWin::Draw)))));
 }
 
 #[test]
 fn refusals_have_stable_codes_and_change_nothing() {
     let mut d = driver("untimed");
     d.play_all(&cells(&[(1, 1)])).unwrap();
-    let cases: Vec<(Option<u16>, Command<_>, &str)> = vec![
+    let cases: Vec<(Option<u16>, Command, &str)> = vec![
         (Some(1), Command::Play(cell(1, 1)), "cell_occupied"),
         (Some(1), Command::Play(cell(3, 0)), "out_of_range"),
         (Some(1), Command::Play(cell(0, 3)), "out_of_range"),
@@ -176,7 +176,7 @@ fn either_seat_may_resign_at_any_time_and_the_other_wins() {
         );
         assert_eq!(
             game_events(&receipt.events),
-            vec![MnkEvent::MatchEnded {
+            vec![KitEvent::MatchEnded {
                 result: MatchResult::Resigned {
                     seat: Seat(resigner)
                 },
@@ -258,10 +258,10 @@ fn candidates_are_every_open_cell_for_the_seat_to_move_only() {
     let resolver = d.game().resolver();
     let candidates = resolver.candidates(d.state(), Seat(0), 0).unwrap();
     assert_eq!(candidates.len(), 7);
-    assert!(!candidates.contains(&TicTacToeAction::Mark { cell: cell(0, 0) }));
+    assert!(!candidates.contains(&TicTacToeAction::Play(cell(0, 0))));
     assert!(candidates
         .iter()
-        .all(|a| matches!(a, TicTacToeAction::Mark { .. })));
+        .all(|a| matches!(a, TicTacToeAction::Play(_))));
     assert_eq!(resolver.candidates(d.state(), Seat(1), 0).unwrap(), vec![]);
     // The direct enumeration lists the same moves; the resolver keeps those that pass `check`.
     let content = &d.game().bundle().content;
@@ -278,7 +278,7 @@ fn everyone_sees_the_same_view() {
     let mut d = driver("timed");
     d.play_all(&cells(&[(0, 0), (1, 1)])).unwrap();
     let view = d.game().view(Viewer::Spectator);
-    assert_eq!(view.rows, vec!["0..", ".1.", "..."]);
+    assert_eq!(view.board.rows, vec!["0..", ".1.", "..."]);
     assert_eq!(view.to_move, Some(Seat(0)));
     assert_eq!(view.turn_index, 3);
     assert_eq!(view.deadline_tick, Some(150));
@@ -307,7 +307,7 @@ fn everyone_sees_the_same_view() {
 fn actions_and_events_have_camel_case_json() {
     let mark: TicTacToeAction =
         serde_json::from_str(r#"{"type": "mark", "cell": [2, 1]}"#).unwrap();
-    assert_eq!(mark, TicTacToeAction::Mark { cell: cell(2, 1) });
+    assert_eq!(mark, TicTacToeAction::Play(cell(2, 1)));
     assert_eq!(
         serde_json::to_string(&TicTacToeAction::Timeout { turn_index: 4 }).unwrap(),
         r#"{"type":"timeout","turnIndex":4}"#

@@ -7,15 +7,16 @@
 mod common;
 
 use common::{bundle, cell, driver};
+use common::{Command, Moves};
 use turnstile_core::{Game, Seat};
+use turnstile_kit::{game_events, turn_begins, turn_ends};
+use turnstile_mnk::{KitEvent, MatchConfig, MatchResult};
+use turnstile_runtime::testing::Driver;
 use turnstile_runtime::{Match, MatchSpec, SeatSpec};
-use turnstile_tictactoe::mnk::{Command, MatchConfig, MatchResult, MnkEvent};
-use turnstile_tictactoe::testkit::Driver;
-use turnstile_tictactoe::testkit::{game_events, turn_begins, turn_ends};
-use turnstile_tictactoe::{TicTacToe, TicTacToeAction, TicTacToeRules};
+use turnstile_tictactoe::{TicTacToe, TicTacToeAction};
 use turnstile_turns::TurnEndReason;
 
-fn timeout(turn_index: u64) -> Command<turnstile_tictactoe::mnk::Cell> {
+fn timeout(turn_index: u64) -> Command {
     Command::Timeout { turn_index }
 }
 
@@ -103,7 +104,7 @@ fn stale_unknown_and_misdirected_timeouts_are_refused() {
     assert_eq!(d.refusal(Some(1), 35, timeout(2)).unwrap(), "system_only");
     // Untimed turns never time out.
     let mut untimed = driver("untimed");
-    assert_eq!(untimed.state().pending_timeout::<()>(), None);
+    assert_eq!(untimed.state().pending_timeout(), None);
     assert_eq!(
         untimed.refusal(None, 1_000_000, timeout(1)).unwrap(),
         "timeout_not_due"
@@ -141,7 +142,7 @@ fn timeouts_in_a_row_forfeit_the_match() {
     );
     assert_eq!(
         game_events(&receipt.events),
-        vec![MnkEvent::MatchEnded {
+        vec![KitEvent::MatchEnded {
             result: MatchResult::Forfeited {
                 seat: Seat(0),
                 timeouts: 2
@@ -293,7 +294,7 @@ fn a_state_read_back_is_checked_against_the_content() {
 
 #[test]
 fn drivers_number_their_commands() {
-    let mut d: Driver<TicTacToeRules> = driver("untimed");
+    let mut d: Driver<TicTacToe> = driver("untimed");
     let first = d.play(0, 0, cell(0, 0)).unwrap();
     let second = d.play(1, 0, cell(1, 0)).unwrap();
     assert_eq!(
@@ -323,7 +324,7 @@ fn clock_resumed_moves_the_running_deadline_by_the_outage_and_is_system_only() {
     assert!(
         receipt.events.iter().any(|e| matches!(
             e,
-            MnkEvent::Turn {
+            KitEvent::Turn {
                 event: turnstile_turns::TurnEvent::ClockResumed {
                     outage_start_tick: 20,
                     takeover_tick: 90,

@@ -1,5 +1,5 @@
-//! The content of an m,n,k-game: its turn configs and which one a match uses unless its config
-//! chooses another. The board is fixed by the game, so it is not content.
+//! The content every kit game shares: its turn configs and which one a match uses unless its
+//! config chooses another. The board is the game's, so it is not content.
 //!
 //! The bundle names one file of kind `rules`:
 //!
@@ -24,7 +24,7 @@ use turnstile_turns::{TurnConfig, TurnConfigId, TurnConfigs};
 /// The file kind of the rules file in the bundle manifest.
 pub const RULES_KIND: &str = "rules";
 
-/// The typed, validated content of an m,n,k-game bundle.
+/// The typed, validated content of a kit game's bundle.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Rules {
@@ -38,6 +38,30 @@ const FIELDS: [&str; 2] = ["turnConfigs", "defaultTurnConfig"];
 
 /// The path of the rules file in the bundles of the sample games.
 pub const RULES_PATH: &str = "rules.json";
+
+/// The turn configs a game gets when it ships none of its own: `untimed` (the default),
+/// `timed` (150 ticks a turn, forfeit after 3 timeouts in a row) and `blitz` (30 ticks,
+/// skippable, forfeit after 2).
+pub const STANDARD_RULES: &str = r#"{
+  "defaultTurnConfig": "untimed",
+  "turnConfigs": {
+    "untimed": {},
+    "timed": { "usesTimer": true, "turnDurationTicks": 150, "forfeitAfterTimeouts": 3 },
+    "blitz": { "usesTimer": true, "turnDurationTicks": 30, "isSkippable": true, "forfeitAfterTimeouts": 2 }
+  }
+}
+"#;
+
+/// A bundle for `game` of the [`STANDARD_RULES`] alone: the content of a game that needs no
+/// content beyond its turn configs, with no files to ship.
+pub fn standard_source(game: &str) -> BundleSource {
+    let manifest = serde_json::json!({
+        "game": game,
+        "title": format!("{game}: the standard turn configs"),
+        "files": [{ "id": "rules", "kind": RULES_KIND, "path": RULES_PATH }],
+    });
+    embedded_source(manifest.to_string().as_bytes(), STANDARD_RULES.as_bytes())
+}
 
 /// A bundle compiled into the binary (`include_bytes!` of its `bundle.json` and its rules file
 /// at [`RULES_PATH`]), so a game's own content needs no file system at run time.

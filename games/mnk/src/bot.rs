@@ -1,16 +1,20 @@
 //! The strong bot of every m,n,k-game: it asks the resolver for the legal moves, searches them
 //! with [`Searcher`] on the variant's own compact position, and breaks ties between equally good
 //! moves with its own generator, seeded from (match seed, `bot:<seat>`).
+//!
+//! This is the bot's policy; the runtime's `Bot` adapter that seats it in matches lives with the
+//! other sample bots in `turnstile-samples`, so this crate knows no runtime.
 
 use std::marker::PhantomData;
 
+use turnstile_core::determinism::stream::bot_stream;
 use turnstile_core::determinism::{Pcg32, StreamError};
 use turnstile_core::{LegalActionResolver, Seat, Tick};
-use turnstile_runtime::{bot_generator, Bot};
+use turnstile_kit::{Action, KitState};
 
-use crate::mnk::board::Board;
-use crate::mnk::game::{Command, MnkGame, MnkState, Variant};
+use crate::board::Board;
 use crate::search::{Limits, Position, SearchReport, Searcher};
+use crate::{Mnk, MnkGame, Variant};
 
 /// A variant a strong bot can play: how to see its board as a search [`Position`], and how far
 /// to search by default.
@@ -38,7 +42,7 @@ impl<V: Searchable> StrongBot<V> {
     /// A strong bot for `seat` of the match with this seed, with the variant's default limits.
     pub fn new(match_seed: &str, seat: Seat) -> Result<Self, StreamError> {
         Ok(StrongBot {
-            rng: bot_generator(match_seed, seat)?,
+            rng: bot_stream(match_seed, u32::from(seat.0))?,
             limits: V::LIMITS,
             searcher: Searcher::new(V::LIMITS.table_bits),
             last: None,
@@ -61,24 +65,22 @@ impl<V: Searchable> StrongBot<V> {
     }
 }
 
-impl<V: Searchable> Bot<MnkGame<V>> for StrongBot<V> {
-    fn name(&self) -> &'static str {
-        "strong"
-    }
-
-    fn choose(
+impl<V: Searchable> StrongBot<V> {
+    /// The best move for `seat` among the resolver's candidates at `tick`, ties drawn from the
+    /// bot's generator; `None` when the seat has no move.
+    pub fn choose(
         &mut self,
         resolver: &LegalActionResolver<'_, MnkGame<V>>,
-        state: &MnkState,
+        state: &KitState<Mnk<V>>,
         seat: Seat,
         tick: Tick,
-    ) -> Option<V::Action> {
-        let coded: Vec<(u8, V::Action)> = resolver
+    ) -> Option<Action<Mnk<V>>> {
+        let coded: Vec<(u8, Action<Mnk<V>>)> = resolver
             .candidates(state, seat, tick)
             .ok()?
             .into_iter()
-            .filter_map(|action| match V::command(&action) {
-                Command::Play(mv) => V::move_code(&mv).map(|code| (code, action)),
+            .filter_map(|action| match &action {
+                Action::Play(mv) => V::move_code(mv).map(|code| (code, action)),
                 _ => None,
             })
             .collect();

@@ -1,20 +1,13 @@
-//! Why an m,n,k-game refuses a command: its own rules, and the turn framework's refusals passed
-//! through with their codes.
+//! Why an m,n,k-game refuses a move: where it would go is off the board or taken. The kit's
+//! refusals (`match_over`, the turn framework's) are `turnstile_kit::KitError`'s.
 
-use crate::mnk::board::Cell;
-use turnstile_core::{Rejection, Seat};
-use turnstile_turns::TurnError;
+use crate::board::Cell;
+use turnstile_core::Seat;
+use turnstile_kit::RuleCode;
 
 /// A rule rejection. [`RuleError::code`] is stable; clients switch on it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RuleError {
-    /// The match has a result; nothing more is accepted.
-    #[error("the match is over")]
-    MatchOver,
-    /// A player action arrived without a seat (the resolver refuses this before the rules see
-    /// it; kept so the rules never assume it).
-    #[error("this action needs a seat")]
-    SeatRequired,
     /// A drop into a column that is not on the board.
     #[error("column {column} is not on the board, whose columns are 0 to {last}")]
     ColumnOutOfRange {
@@ -47,28 +40,15 @@ pub enum RuleError {
         /// Who holds it.
         seat: Seat,
     },
-    /// The turn framework refused the command (`not_your_turn`, `not_skippable`,
-    /// `stale_timeout`, …).
-    #[error("{0}")]
-    Turn(#[from] TurnError),
 }
 
-impl RuleError {
+impl RuleCode for RuleError {
     /// The stable snake_case code.
-    pub fn code(&self) -> &'static str {
+    fn code(&self) -> &'static str {
         match self {
-            RuleError::MatchOver => "match_over",
-            RuleError::SeatRequired => "seat_required",
             RuleError::ColumnOutOfRange { .. } | RuleError::CellOutOfRange { .. } => "out_of_range",
             RuleError::ColumnFull { .. } => "column_full",
             RuleError::CellOccupied { .. } => "cell_occupied",
-            RuleError::Turn(e) => e.code(),
         }
-    }
-}
-
-impl From<RuleError> for Rejection {
-    fn from(e: RuleError) -> Rejection {
-        Rejection::new(e.code(), e.to_string())
     }
 }

@@ -1,5 +1,5 @@
 //! The benchmarks every m,n,k-game runs, shared by Tic-Tac-Toe's and Connect Four's bench
-//! targets (Connect Four includes this file by path) — the three figures `turnstile bench
+//! targets (both include this file by path) — the three figures `turnstile bench
 //! connect4|tictactoe` prints too: complete random games on the bare rules (the resolver's
 //! `apply` on a state) and the same games through `Match::submit` with receipts, fingerprints
 //! and views, with throughput in games; the strong bot's search, with throughput in positions
@@ -10,9 +10,9 @@ use std::sync::Arc;
 
 use criterion::{Criterion, Throughput};
 use turnstile_core::{ContentBundle, Seat};
-use turnstile_runtime::{bot_generator, Bot};
-use turnstile_tictactoe::mnk::{MatchConfig, Rules, Searchable, StrongBot};
-use turnstile_tictactoe::testkit::{random_game, random_receipted_game, Driver};
+use turnstile_mnk::{Action, MatchConfig, MnkGame, Rules, Searchable, StrongBot};
+use turnstile_runtime::bot_generator;
+use turnstile_runtime::testing::{random_game, random_receipted_game, Driver};
 
 /// Random games per second, bare and through a match: uniformly random moves drawn from the
 /// generator of `bot:0` for the seed `bench`, so both paths play the same sequence of games.
@@ -22,11 +22,21 @@ pub fn games<V: Searchable>(c: &mut Criterion, bundle: &Arc<ContentBundle<Rules>
     let generator = || bot_generator("bench", Seat(0)).unwrap();
     let mut rng = generator();
     group.bench_function("bare rules", |b| {
-        b.iter(|| random_game::<V>(&bundle.content, &mut rng).unwrap())
+        b.iter(|| {
+            random_game::<MnkGame<V>>(&bundle.content, &MatchConfig::default(), &mut rng).unwrap()
+        })
     });
     let mut rng = generator();
     group.bench_function("match with receipts", |b| {
-        b.iter(|| random_receipted_game::<V>(bundle.clone(), "bench", &mut rng).unwrap())
+        b.iter(|| {
+            random_receipted_game::<MnkGame<V>>(
+                bundle.clone(),
+                MatchConfig::default(),
+                "bench",
+                &mut rng,
+            )
+            .unwrap()
+        })
     });
     group.finish();
 }
@@ -40,8 +50,14 @@ pub fn search<V: Searchable>(
     let mut group = c.benchmark_group(format!("{}/strong bot", V::ID));
     group.sample_size(20);
     for (name, moves) in positions {
-        let mut driver = Driver::<V>::new(bundle.clone(), MatchConfig::default(), "bench").unwrap();
-        driver.play_all(moves).unwrap();
+        let mut driver =
+            Driver::<MnkGame<V>>::new(bundle.clone(), MatchConfig::default(), "bench").unwrap();
+        for mv in moves {
+            let seat = driver.state().to_move().unwrap();
+            driver
+                .submit(Some(seat), 0, Action::Play(mv.clone()))
+                .unwrap();
+        }
         let seat = driver.state().to_move().unwrap();
         let mut bot = StrongBot::<V>::new("bench", seat).unwrap();
         bot.choose(&driver.game().resolver(), driver.state(), seat, 0);
