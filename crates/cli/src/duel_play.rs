@@ -141,7 +141,7 @@ fn parse(line: &str) -> Parsed {
     match (words.next(), words.next()) {
         // people count the hand from 1; the action's index is from 0
         (Some("p"), Some(n)) => match n.parse::<u16>() {
-            Ok(k) if k >= 1 => Parsed::Action(DuelAction::PlayCard { hand: k - 1 }),
+            Ok(k) if k >= 1 => Parsed::Action(DuelAction::play(k - 1)),
             _ => Parsed::Unknown,
         },
         (Some("e"), None) => Parsed::Action(DuelAction::EndTurn),
@@ -184,7 +184,7 @@ fn card_line(content: &DuelContent, id: &str) -> String {
 
 fn describe(action: &DuelAction, view: &DuelView, seat: Seat, content: &DuelContent) -> String {
     match action {
-        DuelAction::PlayCard { hand } => view.seats[usize::from(seat.0)]
+        DuelAction::PlayCard { hand, .. } => view.seats[usize::from(seat.0)]
             .hand
             .as_ref()
             .and_then(|h| h.get(usize::from(*hand)))
@@ -325,14 +325,8 @@ mod tests {
 
     #[test]
     fn the_hand_is_typed_from_1_and_shown_with_names_costs_and_text() {
-        assert!(matches!(
-            parse("p 1"),
-            Parsed::Action(DuelAction::PlayCard { hand: 0 })
-        ));
-        assert!(matches!(
-            parse("p 3"),
-            Parsed::Action(DuelAction::PlayCard { hand: 2 })
-        ));
+        assert!(matches!(parse("p 1"), Parsed::Action(DuelAction::play(0))));
+        assert!(matches!(parse("p 3"), Parsed::Action(DuelAction::play(2))));
         assert!(matches!(parse("p 0"), Parsed::Unknown), "0 is no card");
         let bundle = turnstile_duel::bundled().expect("content");
         let (id, card) = bundle.content.cards.iter().next().expect("a card");

@@ -69,9 +69,13 @@ impl Outcome {
 pub fn write_stdout(args: std::fmt::Arguments<'_>, newline: bool) {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    let written = out
-        .write_fmt(args)
-        .and_then(|()| if newline { out.write_all(b"\n") } else { Ok(()) });
+    let written = out.write_fmt(args).and_then(|()| {
+        if newline {
+            out.write_all(b"\n")
+        } else {
+            Ok(())
+        }
+    });
     if let Err(e) = written {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
             std::process::exit(i32::from(OK));

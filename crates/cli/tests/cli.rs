@@ -360,7 +360,12 @@ fn a_closed_standard_output_ends_the_calculator_quietly() {
     let (reader, writer) = std::io::pipe().unwrap();
     drop(reader);
     let out = Command::new(env!("CARGO_BIN_EXE_turnstile"))
-        .args(["clover", "score", "games/clover/examples/flush.json", "--json"])
+        .args([
+            "clover",
+            "score",
+            "games/clover/examples/flush.json",
+            "--json",
+        ])
         .current_dir(root())
         .stdout(writer)
         .stderr(std::process::Stdio::piped())
@@ -377,7 +382,11 @@ fn calculator_errors_print_their_code_once() {
     let _ = std::fs::create_dir_all(&dir);
     let six = dir.join("six.json");
     let card = r#"{"rank":"2","suit":"spades"}"#;
-    std::fs::write(&six, format!(r#"{{"played":[{}]}}"#, vec![card; 6].join(","))).unwrap();
+    std::fs::write(
+        &six,
+        format!(r#"{{"played":[{}]}}"#, vec![card; 6].join(",")),
+    )
+    .unwrap();
     let out = turnstile(&["clover", "score", six.to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(3), "{stderr}");
