@@ -182,7 +182,6 @@ export function mount(root, ctx) {
   let previewKey = null;
 
   const me = seat == null ? 0 : seat;
-  const them = 1 - me;
   let words = duelWords({ cards, seat, view: () => snap.view });
   const who = (s) => words.who(s);
   const whose = (s) => words.whose(s);
@@ -197,12 +196,24 @@ export function mount(root, ctx) {
   const status = h("p", { class: "turn-status", "data-testid": "turn-status", "aria-live": "polite" });
   const meta = h("p", { class: "meta duel-meta", "data-testid": "duel-meta" });
   const windowBox = h("div", { class: "window-box", "data-testid": "response-window", hidden: true, role: "status" });
-  const oppPanel = h("section", { class: "duel-seat them", "aria-label": seat == null ? "Seat 1" : "Opponent" });
+  // one panel per other seat (2–4 seats: a free-for-all)
+  const oppPanel = h("div", { class: "duel-opponents" });
+  const oppPanels = new Map(); // seat → its panel
+  function opponentPanel(i) {
+    if (!oppPanels.has(i)) {
+      const el = h("section", { class: "duel-seat them", "aria-label": seat == null ? `Seat ${i}` : `Opponent, seat ${i}` });
+      oppPanels.set(i, el);
+      oppPanel.append(el);
+    }
+    return oppPanels.get(i);
+  }
   const myPanel = h("section", { class: "duel-seat me", "aria-label": seat == null ? "Seat 0" : "You" });
   const handEl = h("div", { class: "duel-hand", role: "group", "aria-label": seat == null ? "Seat 0's hand" : "Your hand" });
   const endB = h("button", { type: "button", class: "primary", "data-action": "END_TURN" }, "End turn");
   const passB = h("button", { type: "button", "data-action": "PASS_PRIORITY" }, "Pass priority");
-  const controls = h("div", { class: "row duel-controls" }, endB, passB);
+  const skipB = h("button", { type: "button", "data-action": "SKIP" }, "Skip turn");
+  const joinB = h("button", { type: "button", class: "primary", "data-action": "JOIN" }, "Join the match");
+  const controls = h("div", { class: "row duel-controls" }, joinB, endB, passB, skipB);
   const controlsHome = h("div", { class: "controls-home" }, controls);
   const previewBox = h("section", { class: "duel-preview", "aria-label": "Preview", "aria-live": "polite", "data-testid": "preview" },
     h("h2", {}, "Preview"), h("p", { class: "muted" }, "Hover over or focus a card you can play, or a button, to see what it would do."));
@@ -220,7 +231,7 @@ export function mount(root, ctx) {
     h("div", { class: "duel-side" }, previewBox, h("section", { "aria-label": "Log" }, h("h2", {}, "Log"), log)));
   root.append(frame);
 
-  for (const b of [endB, passB]) bindAction(b, () => ({ type: b.dataset.action }), () => b.textContent);
+  for (const b of [endB, passB, skipB, joinB]) bindAction(b, () => ({ type: b.dataset.action }), () => b.textContent);
 
   client.content("duel", snap.revision).then((c) => {
     const content = c && c.bundle && c.bundle.content;
@@ -427,7 +438,7 @@ export function mount(root, ctx) {
     const home = v.windowOpen && v.priority === seat && !windowBox.hidden ? windowBox : controlsHome;
     if (seat != null && controls.parentElement !== home) home.append(controls);
 
-    seatPanel(oppPanel, them);
+    v.seats.forEach((_, i) => { if (i !== me) seatPanel(opponentPanel(i), i); });
     seatPanel(myPanel, me);
     for (const st of v.seats) for (const u of st.board) seenUnits.add(u.thing);
 
@@ -447,11 +458,13 @@ export function mount(root, ctx) {
       }) : [h("p", { class: "muted" }, "Your hand is empty.")]));
       // keep keyboard focus in the hand; a played card is gone, so its neighbour takes it
       if (focused) (handEl.querySelector(`[data-thing="${focused}"]`) || handEl.querySelector(".duel-card.playable") || handEl.querySelector(".duel-card") || endB).focus();
-      for (const b of [endB, passB]) {
+      for (const b of [endB, passB, skipB, joinB]) {
         const ok = canAct && !!legalAction(legal, b.dataset.action);
         b.setAttribute("aria-disabled", ok ? "false" : "true");
         b.classList.toggle("inert", !ok);
       }
+      joinB.hidden = v.seats[seat].standing !== "waiting";
+      skipB.hidden = !legalAction(legal, "SKIP");
       passB.classList.toggle("primary", !!(v.windowOpen && v.priority === seat));
       endB.classList.toggle("primary", !v.windowOpen);
     }

@@ -3,12 +3,12 @@
 //! drawer.
 
 use serde::Serialize;
-use turnstile_core::{Seat, Viewer};
+use turnstile_core::{Seat, Tick, Viewer};
 use turnstile_effects::StatusEntry;
 use turnstile_phases::StackEntry;
 
 use crate::content::DuelContent;
-use crate::state::{CardInstance, DuelEvent, DuelResult, DuelState, UnitInstance};
+use crate::state::{CardInstance, DuelEvent, DuelResult, DuelState, Standing, UnitInstance};
 
 /// One seat's side as a viewer sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -34,6 +34,8 @@ pub struct SeatView {
     pub board: Vec<UnitInstance>,
     /// Fatigue so far.
     pub fatigue: u32,
+    /// `waiting` (a late seat not joined yet), `playing` or `out`.
+    pub standing: Standing,
 }
 
 /// A Duel match as one viewer sees it.
@@ -66,6 +68,13 @@ pub struct DuelView {
     pub statuses: Vec<StatusEntry>,
     /// The result, once over.
     pub result: Option<DuelResult>,
+    /// The clock the activations run under (a turn config id of the content).
+    pub clock: Option<String>,
+    /// When the current activation times out, if its clock runs (the fair timer shows
+    /// `deadlineTick − estimated server tick`).
+    pub deadline_tick: Option<Tick>,
+    /// The match-wide activation index (what a Timeout names).
+    pub turn_index: u64,
 }
 
 fn count(n: usize) -> u32 {
@@ -105,10 +114,21 @@ pub fn view(_content: &DuelContent, state: &DuelState, viewer: Viewer) -> DuelVi
                 discard: s.discard.clone(),
                 board: s.board.clone(),
                 fatigue: s.fatigue,
+                standing: s.standing,
             })
             .collect(),
         statuses: state.statuses.entries().to_vec(),
         result: state.result.clone(),
+        clock: state
+            .lifecycle
+            .turns
+            .clock()
+            .current()
+            .config
+            .as_ref()
+            .map(|c| c.as_str().to_owned()),
+        deadline_tick: state.deadline_tick,
+        turn_index: state.lifecycle.turn_index(),
     }
 }
 

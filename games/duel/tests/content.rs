@@ -249,3 +249,24 @@ fn a_designer_adds_a_card_and_a_phase_sequence_by_editing_data_alone() {
         refused.message
     );
 }
+
+/// Duel's committed JSON Schemas (docs/schemas/) are its types' (the CLI's `schemas` test checks
+/// every game's; this one is Duel's alone, so it runs with the game's tests).
+/// `TURNSTILE_BLESS=1` rewrites them.
+#[test]
+fn duels_committed_schemas_are_current() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/schemas");
+    for entry in turnstile_duel::SCHEMAS {
+        let document = entry.document();
+        let path = dir.join(document.file_name());
+        if std::env::var_os("TURNSTILE_BLESS").is_some_and(|v| v == "1") {
+            std::fs::write(&path, document.to_text()).unwrap();
+        }
+        let committed = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            document.is_current(&committed),
+            "{} is stale: TURNSTILE_BLESS=1 cargo test -p turnstile-duel --test content",
+            path.display()
+        );
+    }
+}

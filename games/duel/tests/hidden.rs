@@ -206,3 +206,43 @@ proptest! {
         drive(common::PRESETS[preset], &seed, true);
     }
 }
+
+/// At 3 and 4 seats, no redacted event names another seat's draw and no view shows another
+/// seat's hand, for any seat or a spectator, all through a scripted match.
+#[test]
+fn hands_stay_hidden_at_every_seat_count() {
+    for seats in [3u16, 4] {
+        let mut script = common::Script::new("priority-window", "blitz", seats);
+        script.config.late_seats = vec![seats - 1];
+        let m = common::scripted_match(&script, "hidden");
+        let content = &m.bundle().content;
+        let viewers: Vec<Viewer> = (0..seats)
+            .map(|s| Viewer::Seat(Seat(s)))
+            .chain([Viewer::Spectator])
+            .collect();
+        for entry in m.log() {
+            for event in &entry.receipt.events {
+                for viewer in &viewers {
+                    if let Some(DuelEvent::CardDrawn { seat, card }) =
+                        Duel::redact_event(content, event, *viewer)
+                    {
+                        if *viewer != Viewer::Seat(seat) {
+                            assert!(card.is_none(), "{viewer:?} sees a draw of {seat:?}");
+                        }
+                    }
+                }
+            }
+        }
+        for viewer in &viewers {
+            let view = Duel::view(content, m.state(), *viewer);
+            for (i, s) in view.seats.iter().enumerate() {
+                let own = *viewer == Viewer::Seat(Seat(i as u16));
+                assert_eq!(
+                    s.hand.is_some(),
+                    own,
+                    "{seats} seats: {viewer:?} and seat {i}"
+                );
+            }
+        }
+    }
+}
