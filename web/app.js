@@ -1,38 +1,43 @@
-// The page: a hash router over the lobby, "my matches", a match and its replay.
+// The page: a hash router over the lobby, "my matches", a match, its replay and the API page.
 //
-//   #/                          lobby: games, create a match, join by link
+//   #/                          lobby: one click to play each game, options folded away, join by link
 //   #/matches                   my matches (tokens kept in localStorage, listed by search)
-//   #/match/<id>?token=T        play (a seat's token) or watch (the spectator token)
+//   #/match/<id>?token=T        play (a seat's token) or watch (the spectator token); `&debug=1` opens the debug panel
+//   #/join/<id>                 take an open seat of a match (`POST /api/v1/matches/{id}/join`)
 //   #/replay/<id>?token=T       the replay viewer
+//   #/replay-file               the replay viewer over a file imported in the debug panel
+//   #/api                       the API, rendered from /openapi.json
 //
-// Each game has a view module exporting `mount(root, ctx) → {update(snapshot), receipt(r), destroy()}`;
-// GAMES maps a game id to it. Games without a module get the generic view (the JSON view and
-// the legal actions), so a new game is playable from day one and gets its own module later.
+// Games are known only through the registry (web/registry.js): each game's module registers its
+// title, seat names, renderer, log lines and replay frames, so nothing here names a game.
 
 import { Client, MatchSession, ApiError } from "./api.js";
-import { h, say, clearMessages, savedTokens, saveToken, tokensFor, matchLink, replayLink, parseHash, copyText, shortRev, solvedLevels, seatName } from "./util.js";
-import * as sokoban from "./sokoban.js";
-import * as mnk from "./mnk.js";
-import * as duel from "./duel.js";
-import * as clover from "./clover.js";
-import * as generic from "./generic.js";
+import { h, say, clearMessages, savedTokens, saveToken, tokensFor, matchLink, replayLink, parseHash, copyText, playerNameSaved, savePlayerName, matchNames, rememberCreate, createBodyOf } from "./util.js";
+import { gameOf, registeredGames, loadGameModules, outcomeText, tableLine } from "./registry.js";
 import { mountReplay } from "./replay.js";
-
-export const GAMES = {
-  sokoban: { view: sokoban, title: "Sokoban", blurb: "Push every box onto a goal." },
-  connect4: { view: mnk, title: "Connect Four", blurb: "Four in a row, with gravity." },
-  tictactoe: { view: mnk, title: "Tic-Tac-Toe", blurb: "Three in a row." },
-  duel: { view: duel, title: "Duel", blurb: "Two seats, cards, mana and a stack to answer." },
-  clover: { view: clover, title: "clover", blurb: "Poker hands, jokers and a shop, ante by ante." },
-};
+import { mountDebug } from "./debug.js";
+import { mountApiPage } from "./apidoc.js";
 
 const api = new Client();
 const main = () => document.getElementById("main");
 let current = null; // the mounted page: {destroy()}
+let gamesList = null;
 
 function setConn(text, kind = "") {
   const el = document.getElementById("conn");
   if (el) { el.textContent = text; el.className = `conn ${kind}`; }
+}
+
+/** The server's games (cached), with their web modules loaded. */
+async function games() {
+  if (!gamesList) {
+    gamesList = api.games().then(async ({ games: list }) => {
+      await loadGameModules(list.map((g) => g.id));
+      return list;
+    });
+    gamesList.catch(() => { gamesList = null; });
+  }
+  return gamesList;
 }
 
 async function route() {
@@ -42,10 +47,15 @@ async function route() {
   const { parts, params } = parseHash();
   const root = main();
   root.replaceChildren();
+  document.body.dataset.page = parts[0] || "lobby";
   try {
-    if (parts[0] === "match" && parts[1]) current = await matchPage(root, parts[1], params.get("token"));
-    else if (parts[0] === "replay" && parts[1]) current = await replayPage(root, parts[1], params.get("token"));
+    await games();
+    if (parts[0] === "match" && parts[1]) current = await matchPage(root, parts[1], params.get("token"), params.get("debug") === "1");
+    else if (parts[0] === "join" && parts[1]) current = await joinPage(root, parts[1]);
+    else if (parts[0] === "replay-file") current = await mountReplay(root, { imported: true, games: await games() });
+    else if (parts[0] === "replay" && parts[1]) current = await replayPage(root, parts[1], params.get("token"), params.get("debug") === "1");
     else if (parts[0] === "matches") current = await myMatchesPage(root);
+    else if (parts[0] === "api") current = await mountApiPage(root);
     else current = await lobbyPage(root);
   } catch (e) {
     root.replaceChildren(h("h1", {}, "Something went wrong"), h("p", { class: "error", role: "alert" }, e.message),
@@ -57,93 +67,130 @@ async function route() {
 window.addEventListener("hashchange", async () => {
   clearMessages();
   await route();
-  main().focus({ preventScroll: false }); // screen readers start at the new page
+  window.scrollTo(0, 0); // a new page opens at its top
+  main().focus({ preventScroll: true }); // screen readers start at the new page
 });
 // The skip link must not change the hash (the hash is the route).
 document.addEventListener("click", (e) => {
   if (e.target.closest && e.target.closest("a.skip")) { e.preventDefault(); main().focus(); }
 });
 window.addEventListener("unhandledrejection", (e) => { say(e.reason?.message || String(e.reason), "error"); });
+if ("scrollRestoration" in history) history.scrollRestoration = "manual";
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", route);
 else route();
 
 // ---- lobby ---------------------------------------------------------------------------------
 
+/** The bots a seat may be given: the game's choice, else every bot the server lists. */
+function botsOf(info) {
+  const g = gameOf(info.id);
+  if (g.lobby.bots) return g.lobby.bots(info);
+  return [...new Set(["random", ...(info.bots || [])])];
+}
+
+/** One click: the game's quick seats (one human, the strongest bot for the others). */
+function quickSeats(info) {
+  const g = gameOf(info.id);
+  if (g.lobby.quickSeats) return g.lobby.quickSeats(info);
+  const n = info.seats ? info.seats.min : 1;
+  const bots = botsOf(info);
+  const bot = bots.includes("strong") ? "strong" : bots[bots.length - 1];
+  return Array.from({ length: n }, (_, i) => (i === 0 || !bot ? { kind: "human" } : { kind: "bot", bot }));
+}
+
+async function createAndGo(body, { seat = 0, invite = false } = {}) {
+  const created = await api.createMatch(body);
+  rememberCreate(created.matchId, body);
+  for (const t of created.seats) if (t.token) saveToken({ matchId: created.matchId, game: created.game, token: t.token, role: "seat", seat: t.seat });
+  saveToken({ matchId: created.matchId, game: created.game, token: created.spectatorToken, role: "spectator" });
+  const mine = created.seats.find((t) => t.seat === seat && t.token) || created.seats.find((t) => t.token);
+  if (!invite && mine) location.hash = new URL(matchLink(created.matchId, mine.token)).hash;
+  return created;
+}
+
 async function lobbyPage(root) {
-  root.append(h("h1", {}, "Lobby"));
-  const { games } = await api.games();
-  const known = games.filter((g) => g.revision);
-  // Duel's presets and decks and clover's decks and stakes are in their content, not in
-  // `configOptions`: read those bundles once for the create form (a failure leaves the defaults).
+  const list = (await games()).filter((g) => g.revision);
+  // games whose options come from their content bundle (decks, presets) read it once
   const contents = {};
-  await Promise.all(known.filter((g) => g.id === "duel" || g.id === "clover").map((g) =>
+  await Promise.all(list.filter((g) => gameOf(g.id).lobby.needsContent).map((g) =>
     api.content(g.id, g.revision).then((c) => { contents[g.id] = c; }).catch(() => {})));
+  const order = (g) => gameOf(g.id).order;
+  const known = list.slice().sort((a, b) => order(a) - order(b));
 
-  const list = h("ul", { class: "games", "aria-label": "Games on this server" }, known.map((g) => h("li", { class: "card" },
-    h("h3", {}, GAMES[g.id]?.title || g.id),
-    h("p", { class: "muted" }, GAMES[g.id]?.blurb || ""),
-    h("dl", {},
-      h("dt", {}, "revision"), h("dd", { title: g.revision }, h("code", {}, shortRev(g.revision))),
-      h("dt", {}, "seats"), h("dd", {}, g.seats ? (g.seats.min === g.seats.max ? `${g.seats.min}` : `${g.seats.min}–${g.seats.max}`) : "—"),
-      h("dt", {}, "bots"), h("dd", {}, botsOf(g).join(", ") || "none"),
-      g.timeouts ? [h("dt", {}, "timers"), h("dd", {}, "turn timers")] : null),
-    h("button", { type: "button", onclick: () => { gameSelect.value = g.id; gameSelect.dispatchEvent(new Event("change")); gameSelect.focus(); } }, `New ${GAMES[g.id]?.title || g.id} match`))));
+  root.append(h("h1", {}, "Play"),
+    h("p", { class: "lede" }, "Pick a game: one click starts it against the computer. Play with a friend to get a link to send them."));
+  const nameInput = h("input", { id: "player-name", type: "text", maxlength: 24, autocomplete: "nickname", placeholder: "Player", value: playerNameSaved() });
+  nameInput.addEventListener("change", () => savePlayerName(nameInput.value));
+  const nameBox = h("div", { class: "field player-name" }, h("label", { for: "player-name" }, "Your name"), nameInput);
 
-  // create form
-  const gameSelect = h("select", { id: "game", name: "game" }, known.map((g) => h("option", { value: g.id }, GAMES[g.id]?.title || g.id)));
+  const invites = h("div", { class: "invites", "aria-live": "polite" });
+  const cards = h("ul", { class: "games", "aria-label": "Games on this server" }, known.map((info) => {
+    const g = gameOf(info.id);
+    const multi = info.seats && info.seats.max > 1;
+    const play = h("button", { type: "button", class: "primary play-now", "data-game": info.id, onclick: async () => {
+      play.disabled = true;
+      try {
+        const body = { game: info.id, seats: quickSeats(info) };
+        const config = g.lobby.quickConfig ? g.lobby.quickConfig(info, contents[info.id]) : undefined;
+        if (config !== undefined) body.config = config;
+        await createAndGo(body);
+      } catch (e) { say(e.message, "error"); } finally { play.disabled = false; }
+    } }, multi ? "Play vs computer" : "Play");
+    const friend = multi ? h("button", { type: "button", class: "play-friend", "data-game": info.id, onclick: async () => {
+      try {
+        const n = info.seats.min;
+        const body = { game: info.id, seats: Array.from({ length: n }, () => ({ kind: "human" })) };
+        const config = g.lobby.quickConfig ? g.lobby.quickConfig(info, contents[info.id]) : undefined;
+        if (config !== undefined) body.config = config;
+        const created = await createAndGo(body, { invite: true });
+        invites.replaceChildren(createdLinks(created));
+        invites.scrollIntoView({ block: "nearest" });
+        invites.querySelector("a.play")?.focus();
+      } catch (e) { say(e.message, "error"); }
+    } }, "Play with a friend") : null;
+    return h("li", { class: `card game-card game-${info.id}`, "data-game": info.id },
+      h("div", { class: "game-art", "aria-hidden": "true" }, g.lobby.art ? g.lobby.art() : null),
+      h("h2", {}, g.title),
+      h("p", { class: "muted" }, g.blurb),
+      h("div", { class: "row" }, play, friend));
+  }));
+
+  // the full form, folded away: game, its options, seed, each seat
+  const gameSelect = h("select", { id: "game", name: "game" }, known.map((g) => h("option", { value: g.id }, gameOf(g.id).title)));
   const options = h("div", { class: "options" });
   const seedInput = h("input", { id: "seed", name: "seed", type: "text", placeholder: "random", autocomplete: "off" });
   const result = h("div", { class: "created", "aria-live": "polite" });
   const form = h("form", { class: "create", "aria-labelledby": "create-h" },
-    h("h2", { id: "create-h" }, "New match"),
     h("div", { class: "field" }, h("label", { for: "game" }, "Game"), gameSelect),
     options,
     h("div", { class: "field" }, h("label", { for: "seed" }, "Seed"), seedInput),
     h("button", { type: "submit", class: "primary" }, "Create match"),
     result);
+  const more = h("details", { class: "more-options" }, h("summary", { id: "create-h" }, "More options: choose the level, deck, rules, timer and seats"), form);
 
   let getConfig = () => undefined;
   let getSeats = () => [];
   const renderOptions = () => {
-    const g = known.find((x) => x.id === gameSelect.value);
+    const info = known.find((x) => x.id === gameSelect.value);
     options.replaceChildren();
-    if (!g) return;
-    if (g.id === "sokoban") {
-      const built = sokoban.levelPicker(g.configOptions, g.defaultConfig);
-      options.append(built.el);
-      getConfig = built.value;
-    } else if (g.id === "duel" || g.id === "clover") {
-      const built = (g.id === "duel" ? duel : clover).configPicker(contents[g.id], g.defaultConfig);
-      options.append(built.el);
-      getConfig = built.value;
-    } else if (g.configOptions && g.configOptions.turnConfigs) {
-      const ids = Object.keys(g.configOptions.turnConfigs);
-      const def = g.configOptions.defaultTurnConfig;
-      const sel = h("select", { id: "turnConfig" }, ids.map((id) => {
-        const c = g.configOptions.turnConfigs[id] || {};
-        const label = c.usesTimer ? `${id} — ${(c.turnDurationTicks / 10).toFixed(1)} s a turn${c.isSkippable ? ", skippable" : ""}` : `${id} — no timer`;
-        return h("option", { value: id, selected: id === def }, label);
-      }));
-      options.append(h("div", { class: "field" }, h("label", { for: "turnConfig" }, "Turn timer"), sel));
-      getConfig = () => ({ turnConfig: sel.value });
-    } else if (g.defaultConfig) {
-      const ta = h("textarea", { id: "config", rows: 3 }, JSON.stringify(g.defaultConfig));
-      options.append(h("div", { class: "field" }, h("label", { for: "config" }, "Config (JSON)"), ta));
-      getConfig = () => JSON.parse(ta.value || "null") ?? undefined;
-    } else getConfig = () => undefined;
-    const n = g.seats ? g.seats.max : 1;
-    const bots = botsOf(g);
+    if (!info) return;
+    const g = gameOf(info.id);
+    const built = g.lobby.options ? g.lobby.options(info, contents[info.id]) : null;
+    if (built) { options.append(built.el); getConfig = built.value; } else getConfig = () => undefined;
+    const n = info.seats ? info.seats.max : 1;
+    const bots = botsOf(info);
     const seatSelects = [];
-    const fs = h("fieldset", { class: "seats" }, h("legend", {}, "Seats"));
+    const fs = h("fieldset", { class: "seats" }, h("legend", {}, "Players"));
     for (let i = 0; i < n; i++) {
       const sel = h("select", { id: `seat-${i}`, name: `seat-${i}` },
-        h("option", { value: "human" }, "Human"),
-        bots.map((b) => h("option", { value: `bot:${b}`, selected: i > 0 && b === "strong" && false }, `Bot: ${b}`)));
+        h("option", { value: "human" }, "A person"),
+        bots.map((b) => h("option", { value: `bot:${b}` }, b === "random" ? "Computer (plays at random)" : `Computer (${b})`)),
+        i >= (info.seats ? info.seats.min : 1) ? h("option", { value: "none" }, "Nobody (fewer players)") : null);
       seatSelects.push(sel);
-      fs.append(h("div", { class: "field" }, h("label", { for: `seat-${i}` }, g.id === "sokoban" ? "Player" : `${seatName(g.id, i)} (seat ${i})`), sel));
+      fs.append(h("div", { class: "field" }, h("label", { for: `seat-${i}` }, n === 1 ? "Player" : g.seatName(i)), sel));
     }
-    options.append(fs);
-    getSeats = () => seatSelects.map((sel) => sel.value === "human" ? { kind: "human" } : { kind: "bot", bot: sel.value.slice(4) });
+    if (bots.length || n > 1) options.append(fs);
+    getSeats = () => seatSelects.filter((sel) => sel.value !== "none").map((sel) => sel.value === "human" ? { kind: "human" } : { kind: "bot", bot: sel.value.slice(4) });
   };
   gameSelect.addEventListener("change", renderOptions);
   renderOptions();
@@ -157,158 +204,231 @@ async function lobbyPage(root) {
       const config = getConfig();
       if (config !== undefined) body.config = config;
       if (seedInput.value.trim()) body.seed = seedInput.value.trim();
-      const created = await api.createMatch(body);
-      for (const t of created.seats) if (t.token) saveToken({ matchId: created.matchId, game: created.game, token: t.token, role: "seat", seat: t.seat });
-      saveToken({ matchId: created.matchId, game: created.game, token: created.spectatorToken, role: "spectator" });
+      const created = await createAndGo(body, { invite: true });
       result.replaceChildren(createdLinks(created));
       result.querySelector("a.play")?.focus();
     } catch (e) {
-      say(e instanceof SyntaxError ? `The config is not JSON: ${e.message}` : e.message, "error");
+      say(e instanceof SyntaxError ? `The options are not valid JSON: ${e.message}` : e.message, "error");
     } finally {
       button.disabled = false;
     }
   });
 
-  const joinInput = h("input", { id: "join", type: "url", placeholder: "paste a match link", autocomplete: "off" });
+  const joinInput = h("input", { id: "join", type: "url", placeholder: "paste the link you were sent", autocomplete: "off" });
   const join = h("form", { class: "join", "aria-labelledby": "join-h" },
-    h("h2", { id: "join-h" }, "Join by link"),
+    h("h2", { id: "join-h" }, "Join a friend"),
     h("div", { class: "field" }, h("label", { for: "join" }, "Link"), joinInput),
     h("button", { type: "submit" }, "Join"));
   join.addEventListener("submit", (ev) => {
     ev.preventDefault();
     const v = joinInput.value.trim();
     const i = v.indexOf("#/");
-    if (i < 0) { say("That is not a match link (it should contain #/match/…).", "error"); return; }
+    if (i < 0) { say("That is not a game link: it should contain #/match/… or #/join/….", "error"); return; }
     location.hash = v.slice(i + 1);
   });
 
-  root.append(h("div", { class: "lobby" }, h("section", { "aria-label": "Games" }, h("h2", {}, "Games"), list), h("div", { class: "side" }, form, join)));
+  const waiting = openMatchesList();
+  root.append(h("div", { class: "lobby" },
+    h("section", { "aria-label": "Games" }, cards, invites),
+    h("div", { class: "side" }, nameBox, waiting, join, more)));
+  if (gameSelect.value) more.addEventListener("toggle", () => { if (more.open) gameSelect.focus(); });
   return {};
 }
 
-function botsOf(g) {
-  const names = ["random", ...(g.bots || [])];
-  return [...new Set(names)];
+/**
+ * The open matches this browser started for a friend and whose other seats have not played yet:
+ * each with its invite link (a seat's own link, or a join link where the server takes joins).
+ */
+function openMatchesList() {
+  const box = h("section", { class: "open-matches card", "aria-labelledby": "open-h" }, h("h2", { id: "open-h" }, "Waiting for a friend"));
+  const tokens = savedTokens().filter((t) => t.invite);
+  if (!tokens.length) { box.hidden = true; return box; }
+  api.search(tokens.map((t) => t.token).slice(0, 100)).then(({ matches }) => {
+    const open = matches.filter((m) => m.status === "active");
+    if (!open.length) { box.hidden = true; return; }
+    box.append(h("ul", { class: "links" }, open.slice(0, 6).map((m) => {
+      const inv = tokens.find((t) => t.matchId === m.matchId);
+      const mine = savedTokens().find((t) => t.matchId === m.matchId && t.role === "seat" && !t.invite);
+      const link = matchLink(m.matchId, inv.token);
+      return h("li", {}, h("strong", {}, gameOf(m.game).title), " ",
+        mine ? h("a", { href: matchLink(m.matchId, mine.token) }, "Open") : null, " ",
+        h("button", { type: "button", onclick: () => copyText(link, "The invite link was copied") }, "Copy invite link"));
+    })));
+  }).catch(() => { box.hidden = true; });
+  return box;
 }
 
 function createdLinks(created) {
+  const g = gameOf(created.game);
   const rows = [];
+  const humans = created.seats.filter((t) => t.token);
   for (const t of created.seats) {
+    const who = created.seats.length === 1 ? "You" : g.seatName(t.seat);
     if (t.token) {
       const link = matchLink(created.matchId, t.token);
+      const first = t === humans[0];
+      if (!first) saveToken({ matchId: created.matchId, game: created.game, token: t.token, role: "seat", seat: t.seat, invite: true });
       rows.push(h("li", {},
-        h("span", { class: "who" }, `${seatName(created.game, t.seat)} (seat ${t.seat})`),
-        h("a", { class: "play", href: link, dataset: { seat: t.seat } }, "Play"),
-        h("button", { type: "button", onclick: () => copyText(link, "The seat link was copied"), "aria-label": `Copy the link of seat ${t.seat}` }, "Copy link"),
-        h("input", { class: "link", readonly: true, value: link, "aria-label": `Link of seat ${t.seat}`, onfocus: (e) => e.target.select() })));
-    } else rows.push(h("li", {}, h("span", { class: "who" }, `${seatName(created.game, t.seat)} (seat ${t.seat})`), `bot: ${t.bot}`));
+        h("span", { class: "who" }, who),
+        h("a", { class: "play", href: link, dataset: { seat: t.seat } }, first ? "Play" : "Open this seat"),
+        first ? null : h("button", { type: "button", onclick: () => copyText(link, "The invite link was copied"), "aria-label": `Copy the invite link for ${who}` }, "Copy invite link"),
+        first ? null : h("input", { class: "link", readonly: true, value: link, "aria-label": `Invite link for ${who}`, onfocus: (e) => e.target.select() })));
+    } else rows.push(h("li", {}, h("span", { class: "who" }, who), "the computer"));
   }
   const spec = matchLink(created.matchId, created.spectatorToken);
-  rows.push(h("li", {}, h("span", { class: "who" }, "Spectator"), h("a", { class: "watch", href: spec }, "Watch"),
-    h("button", { type: "button", onclick: () => copyText(spec, "The spectator link was copied") }, "Copy link"),
-    h("input", { class: "link", readonly: true, value: spec, "aria-label": "Spectator link", onfocus: (e) => e.target.select() })));
-  return h("div", {}, h("h3", {}, `Match ${created.matchId}`),
-    h("p", { class: "muted" }, "Share a seat's link with its player; anyone holding a link acts as that seat. The tokens are kept in this browser."),
+  rows.push(h("li", {}, h("span", { class: "who" }, "Watchers"), h("a", { class: "watch", href: spec }, "Watch"),
+    h("button", { type: "button", onclick: () => copyText(spec, "The link for watchers was copied") }, "Copy link"),
+    h("input", { class: "link", readonly: true, value: spec, "aria-label": "Link for watchers", onfocus: (e) => e.target.select() })));
+  return h("div", {}, h("h3", {}, `New ${g.title} game`),
+    humans.length > 1 ? h("p", { class: "muted" }, "Send each friend their seat's link; whoever holds a link plays that seat.") : null,
     h("ul", { class: "links" }, rows));
+}
+
+// ---- join ----------------------------------------------------------------------------------
+
+/** `POST /api/v1/matches/{id}/join` (body `{}`) gives an open seat: `{seat, token}`. */
+async function joinPage(root, matchId) {
+  root.append(h("h1", {}, "Joining…"));
+  const got = await api.request("POST", `/api/v1/matches/${encodeURIComponent(matchId)}/join`, {});
+  saveToken({ matchId, game: got.game || "", token: got.token, role: "seat", seat: got.seat });
+  location.replace(`#/match/${encodeURIComponent(matchId)}?token=${encodeURIComponent(got.token)}`);
+  return {};
 }
 
 // ---- my matches ----------------------------------------------------------------------------
 
 async function myMatchesPage(root) {
-  root.append(h("h1", {}, "My matches"));
+  root.append(h("h1", {}, "My games"));
   const tokens = savedTokens();
   if (!tokens.length) {
-    root.append(h("p", {}, "No matches yet. ", h("a", { href: "#/" }, "Create one in the lobby"), "."));
+    root.append(h("p", {}, "No games yet. ", h("a", { href: "#/" }, "Start one"), "."));
     return {};
   }
   const { matches } = await api.search(tokens.map((t) => t.token).slice(0, 100));
   const rows = matches.map((m) => {
     const mine = tokens.filter((t) => t.matchId === m.matchId);
-    const seatTok = mine.find((t) => t.role === "seat");
+    const seatTok = mine.find((t) => t.role === "seat" && !t.invite) || mine.find((t) => t.role === "seat");
     const specTok = mine.find((t) => t.role === "spectator");
     const best = seatTok || specTok;
+    const g = gameOf(m.game);
     return h("tr", {},
-      h("td", {}, GAMES[m.game]?.title || m.game),
-      h("td", {}, h("code", {}, m.matchId)),
-      h("td", {}, m.status, m.outcome ? ` (${outcomeText(m.game, m.outcome)})` : ""),
+      h("td", {}, g.title),
       h("td", {}, new Date(m.createdAtMs).toLocaleString()),
-      h("td", {}, m.seats.length ? m.seats.map((s) => seatName(m.game, s)).join(", ") : "spectator"),
+      h("td", {}, m.status === "active" ? "in progress" : outcomeText(m.game, m.outcome, { viewerSeat: seatTok ? seatTok.seat : null }) || "over"),
+      h("td", {}, m.seats.length ? m.seats.map((s) => g.seatName(s)).join(", ") : "watching"),
       h("td", {}, best ? h("a", { href: matchLink(m.matchId, best.token) }, m.status === "active" ? (seatTok ? "Play" : "Watch") : "Open") : "",
         " ", best ? h("a", { href: replayLink(m.matchId, best.token) }, "Replay") : ""));
   });
   root.append(h("div", { class: "table-wrap" }, h("table", { class: "matches" },
-    h("caption", { class: "sr-only" }, "Matches whose links this browser holds, newest first"),
-    h("thead", {}, h("tr", {}, ["Game", "Match", "Status", "Created", "You", ""].map((t) => h("th", { scope: "col" }, t)))),
+    h("caption", { class: "sr-only" }, "Games whose links this browser holds, newest first"),
+    h("thead", {}, h("tr", {}, ["Game", "Started", "Result", "You play", ""].map((t) => h("th", { scope: "col" }, t)))),
     h("tbody", {}, rows))));
   return {};
 }
 
-export function outcomeText(game, outcome) {
-  if (!outcome) return "";
-  const w = outcome.winners || [];
-  if (outcome.kind === "solved") return "solved";
-  if (outcome.kind === "draw") return "draw";
-  if (outcome.kind === "lost") return "the run is lost";
-  if (outcome.kind === "wonThenLost") return "the run was won, then lost in endless play";
-  const who = w.length ? w.map((s) => seatName(game, s)).join(", ") + " won" : "no winner";
-  if (outcome.kind === "timeout") return `${who} on time`;
-  if (outcome.kind === "resigned") return `${who} by resignation`;
-  return who;
-}
-
 // ---- a match -------------------------------------------------------------------------------
 
-async function matchPage(root, matchId, tokenParam) {
+async function matchPage(root, matchId, tokenParam, debugOpen) {
   const token = tokenParam || tokensFor(matchId)[0]?.token;
-  if (!token) throw new ApiError(401, "no_token", "This link has no token. Ask for a seat's link or the spectator link.");
+  if (!token) throw new ApiError(401, "no_token", "This link has no seat in it. Ask for your seat's link, or the link for watchers.");
   const client = api.withToken(token);
   const header = h("div", { class: "match-head" });
   const body = h("div", { class: "match-body" });
   root.append(header, body);
   let view = null;
+  let debug = null;
   let gone = false;
   let canResign = false;
   const session = new MatchSession(client, matchId, {
-    onChange: (snap) => { renderHead(snap); if (view) view.update(snap); },
-    onReceipt: (r, fromStream) => { if (view && view.receipt) view.receipt(r, fromStream); },
+    onChange: (snap) => { renderHead(snap); if (view) view.update(snap); if (debug) debug.update(snap); },
+    onReceipt: (r, fromStream) => { if (view && view.receipt) view.receipt(r, fromStream); if (debug) debug.receipt(r); },
     onMessage: (text, kind) => say(text, kind),
     onConnection: (state, d) => !gone && setConn(state === "open" ? "● live" : state === "reconnecting" ? `○ reconnecting${d && d.delay ? ` in ${Math.ceil(d.delay / 1000)} s` : "…"}` : state === "closed" ? "○ offline" : "○ connecting…", state),
   });
   const snap = await session.start();
-  // the Resign button only for games that take a resignation (`resign` in GET /games)
-  canResign = await api.games().then(({ games }) => !!games.find((g) => g.id === snap.game)?.resign).catch(() => false);
+  // Fair clocks: this seat has opened the board. A timed match's clock starts when every human
+  // seat has (or after the server's wait), as a logged system command (docs/turns.md).
+  if (snap.viewer.kind === "seat" && snap.status === "active" && snap.sequence === 0) {
+    client.request("POST", `/api/v1/matches/${encodeURIComponent(matchId)}/ready`, {})
+      .then((r) => { if (r && !r.clockRunning) session.refresh().catch(() => {}); })
+      .catch((e) => say(e.message, "warning"));
+  }
+  canResign = !!((await games()).find((x) => x.id === snap.game) || {}).resign;
   const seat = snap.viewer.kind === "seat" ? snap.viewer.seat : null;
   saveToken({ matchId, game: snap.game, token, role: seat == null ? "spectator" : "seat", seat });
+  const g = gameOf(snap.game);
+  const names = matchNames(matchId, seat);
+  const info = (await games()).find((x) => x.id === snap.game) || {};
 
-  function renderHead(s) {
-    const you = s.viewer.kind === "seat" ? `You are ${seatName(s.game, s.viewer.seat)} (seat ${s.viewer.seat})` : "You are watching";
-    const seats = s.seats.map((x) => `${seatName(s.game, x.seat)}: ${x.kind === "bot" ? `bot (${x.bot})` : "human"}`).join(" · ");
-    header.replaceChildren(
-      h("h1", {}, GAMES[s.game]?.title || s.game),
-      h("p", { class: "meta" }, you, " · ", h("span", {}, seats), " · match ", h("code", {}, s.matchId), " · rev ", h("code", { title: s.revision }, shortRev(s.revision))),
-      h("p", { class: "meta" },
-        h("span", { class: `status ${s.status}` }, s.status === "active" ? "in progress" : `${s.status}${s.outcome ? `: ${outcomeText(s.game, s.outcome)}` : ""}`),
-        " · ", h("a", { href: replayLink(matchId, token) }, "Replay viewer"),
-        " · ", h("button", { type: "button", class: "link-button", onclick: () => copyText(location.href, "This page's link was copied") }, "Copy this link"),
-        s.viewer.kind === "seat" && s.status === "active" && canResign
-          ? [" · ", h("button", { type: "button", class: "danger", onclick: async () => {
-              if (!confirm("Resign this match?")) return;
-              try { await client.resign(matchId); await session.refresh(); } catch (e) { say(e.message, "error"); }
-            } }, "Resign")]
-          : null));
+  function again() {
+    const remembered = createBodyOf(matchId);
+    const bodyOf = remembered || { game: snap.game, seats: snap.seats.map((x) => (x.kind === "bot" ? { kind: "bot", bot: x.bot } : { kind: "human" })) };
+    const { seed, ...rest } = bodyOf; // a rematch is a new deal
+    return createAndGo(rest, { seat: seat ?? 0 }).catch((e) => say(e.message, "error"));
   }
 
+  function renderHead(s) {
+    const over = s.status !== "active";
+    const g = gameOf(s.game);
+    const names = matchNames(matchId, s.viewer.kind === "seat" ? s.viewer.seat : null);
+    header.replaceChildren(
+      h("div", { class: "head-row" },
+        h("h1", {}, g.title),
+        h("p", { class: "table-line", "data-testid": "table-line" }, tableLine(s.game, s, names)),
+        h("span", { class: "spacer" }),
+        h("nav", { class: "match-actions", "aria-label": "This game" },
+          over && s.viewer.kind === "seat" ? h("button", { type: "button", class: "primary rematch", onclick: again }, s.seats.length > 1 ? "Rematch" : "Play again") : null,
+          h("a", { href: replayLink(matchId, token), class: "button-link" }, "Replay"),
+          s.seats.length > 1 ? h("button", { type: "button", onclick: () => copyText(location.href.replace(/&debug=1/, ""), "The link to this seat was copied") }, "Copy link") : null,
+          s.viewer.kind === "seat" && !over && canResign
+            ? h("button", { type: "button", class: "danger", onclick: async () => {
+                if (!confirm("Resign this game?")) return;
+                try { await client.resign(matchId); await session.refresh(); } catch (e) { say(e.message, "error"); }
+              } }, "Resign")
+            : null,
+          h("button", { type: "button", class: "debug-toggle", "aria-keyshortcuts": "~", title: "Developer tools (~)", onclick: toggleDebug }, "Debug"))),
+      ...(s.clockStart ? [clockWaitLine(s, g)] : []),
+      // a game's own module shows its result on its table; the generic view needs the line here
+      ...(over && !g.own ? [h("p", { class: "result-line", "data-testid": "result-line" }, `Game over: ${outcomeText(s.game, s.outcome, { viewerSeat: s.viewer.seat ?? null, seats: s.seats }) || "finished"}.`)] : []));
+  }
+
+  /** "Waiting for Yellow to open the board: the clock starts when everyone is here, or in 24 s." */
+  function clockWaitLine(s, g) {
+    const c = s.clockStart;
+    const me = s.viewer.kind === "seat" ? s.viewer.seat : null;
+    const others = c.waitingFor.filter((x) => x !== me).map((x) => g.seatName(x));
+    const secondsLeft = () => Math.max(0, Math.ceil((c.startsByTick - session.serverTickNow()) / s.tickRate));
+    const left = h("span", { class: "left" }, `, or in ${secondsLeft()} s`);
+    const el = h("p", { class: "clock-wait", "data-testid": "clock-wait", role: "status" },
+      others.length ? `Waiting for ${others.join(" and ")} to open the board: ` : "Opening the board: ",
+      "the clock starts when everyone is here", left, ".");
+    const t = setInterval(() => { if (!el.isConnected) clearInterval(t); else left.textContent = `, or in ${secondsLeft()} s`; }, 500);
+    return el;
+  }
+
+  function toggleDebug() {
+    if (debug) { debug.destroy(); debug = null; return; }
+    debug = mountDebug(document.body, { session, client, matchId, token, seat, game: snap.game, info, onClose: () => { debug = null; } });
+    debug.update(session.snapshot);
+  }
+  const onKey = (ev) => {
+    const t = ev.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT")) return;
+    if (ev.key === "~" || ev.key === "`") { toggleDebug(); ev.preventDefault(); }
+  };
+  document.addEventListener("keydown", onKey);
+
   renderHead(snap);
-  const mod = GAMES[snap.game]?.view || generic;
-  view = mod.mount(body, { session, client, matchId, token, seat, game: snap.game, snapshot: snap });
+  view = g.mount(body, { session, client, matchId, token, seat, game: snap.game, snapshot: snap, names, info });
   view.update(snap);
-  return { destroy() { gone = true; session.close(); if (view && view.destroy) view.destroy(); } };
+  if (debugOpen) toggleDebug();
+  return { destroy() { gone = true; document.removeEventListener("keydown", onKey); session.close(); if (view && view.destroy) view.destroy(); if (debug) debug.destroy(); } };
 }
 
 // ---- replay --------------------------------------------------------------------------------
 
-async function replayPage(root, matchId, tokenParam) {
+async function replayPage(root, matchId, tokenParam, debugOpen) {
   const token = tokenParam || tokensFor(matchId)[0]?.token;
-  if (!token) throw new ApiError(401, "no_token", "This link has no token; the replay needs a seat's or the spectator's link.");
-  return mountReplay(root, { client: api.withToken(token), matchId, token, games: GAMES, solved: solvedLevels });
+  if (!token) throw new ApiError(401, "no_token", "This link has no seat in it; the replay needs your seat's link or the link for watchers.");
+  return mountReplay(root, { client: api.withToken(token), matchId, token, debug: debugOpen });
 }

@@ -7,7 +7,8 @@
 // (booster packs, stickers, whatever the game grows next) are shown by name with the same Buy
 // button, or listed as they are.
 
-import { h, say, legalAction, legalAllows } from "./util.js";
+import { h, s as svgEl, say, legalAction, legalAllows } from "./util.js";
+import { registerGame } from "./registry.js";
 
 const RANKS = { 11: "J", 12: "Q", 13: "K", 14: "A" };
 const SUITS = { spades: ["♠", "dark"], hearts: ["♥", "red"], clubs: ["♣", "dark"], diamonds: ["♦", "red"] };
@@ -20,7 +21,8 @@ const PLAYED = 1000, HELD = 2000, SLOT = 3000;
 
 export function handName(id) {
   if (!id) return "nothing";
-  return id.replace(/_/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().replace(/^./, (c) => c.toUpperCase());
+  // camelCase ids split at every capital: "threeOfAKind" → "Three of a kind" (not "akind")
+  return id.replace(/_/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2").replace(/([A-Z])([A-Z])/g, "$1 $2").toLowerCase().replace(/^./, (c) => c.toUpperCase());
 }
 const rankText = (r) => RANKS[r] || String(r);
 export function cardText(c) {
@@ -116,6 +118,68 @@ export function stepRole(step) {
   return "other";
 }
 
+function hashOf(text) {
+  let x = 0x811c9dc5;
+  for (const ch of String(text)) { x ^= ch.codePointAt(0); x = Math.imul(x, 0x01000193) >>> 0; }
+  return x;
+}
+
+/** Our own joker art as SVG: a jester's face under a three-pointed cap, in the joker's own colours. */
+export function jokerArt(id) {
+  const x = hashOf(id);
+  const hue = x % 360, hue2 = (hue + 150 + (x >> 9) % 60) % 360;
+  const grin = 18 + (x >> 4) % 6;
+  return svgEl("svg", { class: "joker-art", viewBox: "0 0 40 40", "aria-hidden": "true" },
+    svgEl("rect", { width: 40, height: 40, rx: 5, fill: `hsl(${hue} 55% 22%)` }),
+    svgEl("path", { d: "M6 17 11 4 17 14 20 3 23 14 29 4 34 17Z", fill: `hsl(${hue} 70% 52%)` }),
+    svgEl("path", { d: "M17 14 20 3 23 14Z", fill: `hsl(${hue2} 70% 55%)` }),
+    svgEl("circle", { cx: 11, cy: 4, r: 2, fill: "#f4d35e" }), svgEl("circle", { cx: 20, cy: 3, r: 2, fill: "#f4d35e" }), svgEl("circle", { cx: 29, cy: 4, r: 2, fill: "#f4d35e" }),
+    svgEl("ellipse", { cx: 20, cy: 25, rx: 12, ry: 11, fill: "#f6eedf" }),
+    svgEl("circle", { cx: 15.5, cy: 23, r: 1.7, fill: "#222" }), svgEl("circle", { cx: 24.5, cy: 23, r: 1.7, fill: "#222" }),
+    svgEl("path", { d: `M13 28q7 ${grin - 22 + 6} 14 0`, fill: "none", stroke: `hsl(${hue2} 60% 40%)`, "stroke-width": 2, "stroke-linecap": "round" }));
+}
+
+const OWNER_KINDS = { enhancement: "", edition: "", seal: " seal", boss: "", hand: "", tag: "", voucher: "", stake: "", deck: "" };
+
+/**
+ * A score step in words, from content names: who acted ("Flush", "7♥", "Rose Pin", "Glass 8♦")
+ * and what changed ("base chips 0 → 50", "+3 mult (3 → 6)", "×2 mult (6 → 12)", "plays again").
+ * No row numbers, no operation names.
+ */
+export function stepWords(step, { played = [], held = [], nameOf = () => null } = {}) {
+  const [kind, id = ""] = String(step.owner).split(":");
+  const t = step.anchor && step.anchor.thing;
+  const card = t >= PLAYED && t < HELD ? played[t - PLAYED] : t >= HELD && t < SLOT ? held[t - HELD] : null;
+  const cardWords = card ? cardText(card).replace(/ \(.*\)$/, "") : null;
+  const plain = (x) => x.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+  let who;
+  if (kind === "card") who = cardWords ? `${cardWords}${t >= HELD && t < SLOT ? " (held)" : ""}` : "A card";
+  else if (kind === "hand") who = handName(id);
+  else if (kind in OWNER_KINDS) who = `${nameOf(step.owner) || plain(id)}${OWNER_KINDS[kind]}${cardWords ? ` on ${cardWords}` : ""}`;
+  else who = nameOf(step.owner) || plain(id || kind);
+  const role = stepRole(step);
+  const b = num(step.before), a = num(step.after);
+  const op = String(step.operation || "");
+  const diff = (x, y) => { const d = Number(y) - Number(x); return Number.isFinite(d) ? (Math.round(d * 10000) / 10000) : null; };
+  const ratio = (x, y) => (Number(x) ? Math.round((Number(y) / Number(x)) * 100) / 100 : null);
+  let what;
+  if (role === "chips") {
+    if (op === "Base") what = `base chips ${b} → ${a}`;
+    else if (/Halve/.test(op)) what = `chips halved (${b} → ${a})`;
+    else { const d = diff(b, a); what = `${d >= 0 ? "+" : ""}${d} chips (${b} → ${a})`; }
+  } else if (role === "mult") {
+    if (op === "BaseMult") what = `base mult ${a}`;
+    else if (/Halve/.test(op)) what = `mult halved (${b} → ${a})`;
+    else if (/^Mul/.test(op)) what = `×${ratio(b, a)} mult (${b} → ${a})`;
+    else { const d = diff(b, a); what = `${d >= 0 ? "+" : ""}${d} mult (${b} → ${a})`; }
+  } else if (op === "Retrigger") what = "plays again";
+  else if (op === "Destroy") what = "breaks";
+  else if (step.subject === "money" || /Money/.test(op)) { const d = diff(b, a); what = `${d >= 0 ? "+" : "−"}$${Math.abs(d)}`; }
+  else if (step.subject === "counter" || op === "ScaleSelf") what = `grows (${b} → ${a})`;
+  else what = `${String(step.subject || "value").replace(/_/g, " ")} ${b} → ${a}`;
+  return { who, what };
+}
+
 export function mount(root, ctx) {
   const { session, seat, client, matchId } = ctx;
   let snap = ctx.snapshot;
@@ -127,6 +191,9 @@ export function mount(root, ctx) {
   const history = [];       // this run's scored hands, from the timeline: {hand, score}
   const tagsTaken = [];     // tags taken by skipping blinds, from the timeline: {sequence, tag}
   let animation = null;
+  let scoredHold = null;    // while a score animates, the blind's total before it (the bar counts up at the end)
+  let cashOut = null;       // a beaten blind's payout, shown before the shop: {blind, score, target, before, after}
+  let sortBy = "rank";      // the hand's order on screen (the rules' order is the view's)
 
   const bar = h("dl", { class: "clover-bar", "data-testid": "run-bar" });
   const bossBox = h("p", { class: "boss-box", "data-testid": "boss", hidden: true });
@@ -139,7 +206,7 @@ export function mount(root, ctx) {
   const extras = h("div", { class: "clover-extras" });
   const levels = h("details", { class: "levels" });
 
-  root.append(h("div", { class: "clover" },
+  root.append(h("div", { class: "clover table" },
     h("div", { class: "clover-main" }, bar, bossBox,
       h("h2", {}, "Jokers"), jokersEl,
       h("h2", {}, "Consumables"), consumablesEl,
@@ -184,21 +251,41 @@ export function mount(root, ctx) {
     return h("button", {
       type: "button", ...attrs, "data-action": kind, "aria-disabled": ok ? "false" : "true", class: `${attrs.class || ""}${ok ? "" : " inert"}`,
       onclick: () => {
-        if (!ok && ready) { say(snap.status !== "active" ? "The run is over." : `${label}: not now.`, "warning"); return; }
+        if (!ok && ready) { say(snap.status !== "active" ? "The run is over." : whyNot(label, kind, action), "warning"); return; }
         if (!ready) { say("Select the cards first.", "warning"); return; }
         send(typeof action === "function" ? action() : action);
       },
     }, label);
   }
 
+  /** Why an action is unavailable, in the player's terms (the server's legal actions said no). */
+  function whyNot(label, kind, action) {
+    const v = snap.view;
+    if (busy) return "One moment: the last move is still on its way.";
+    const slot = action && typeof action === "object" ? action.slot ?? action.index : null;
+    if (kind === "buy" || kind === "openPack") {
+      const ref = kind === "buy" ? offerRef(v.shop[slot]) : v.packs && v.packs[slot];
+      const e = ref && entry(ref);
+      if (e && e.cost != null && e.cost > v.money) return `${nameOf(ref)} costs $${e.cost}; you have $${v.money}.`;
+      if (kind === "buy" && ref && String(ref).startsWith("joker:")) return "Your joker row is full: sell a joker first.";
+      if (ref) return "There is no room for it: use or sell something first.";
+    }
+    if (kind === "sell") { const j = v.jokers[slot]; if (j && j.eternal) return `${nameOf(`joker:${j.id}`)} is eternal: it can't be sold.`; }
+    if (kind === "reroll" && v.rerollCost != null && v.rerollCost > v.money) return `A reroll costs $${v.rerollCost}; you have $${v.money}.`;
+    if (kind === "discard" && v.discardsLeft === 0) return "No discards left in this blind.";
+    if (kind === "use") return "That card can't be used right now.";
+    return `${label} is not possible right now.`;
+  }
+
   // ---- the hand ----
 
-  function playingCard(c, i, { pressed = null, onclick = null, cls = "" } = {}) {
+  function playingCard(c, i, { pressed = null, onclick = null, cls = "", pos = null } = {}) {
     const [glyph, colour] = SUITS[c.suit] || [c.suit, "dark"];
     const attrs = {
       class: `pcard ${colour} enh-${c.enhancement} ed-${c.edition} seal-${c.seal}${cls}`,
       "data-index": i,
       "aria-label": cardText(c),
+      ...(pos != null ? { "data-pos": pos + 1 } : {}),
     };
     const body = [
       h("span", { class: "rank", "aria-hidden": "true" }, c.enhancement === "stone" ? "▧" : rankText(c.rank)),
@@ -209,6 +296,34 @@ export function mount(root, ctx) {
     ];
     if (!onclick) return h("span", { ...attrs, role: "img" }, body);
     return h("button", { ...attrs, type: "button", "aria-pressed": pressed ? "true" : "false", onclick }, body);
+  }
+
+  /** The hand's indices in the order shown: by rank (high first) or by suit, then rank. */
+  function shownOrder(hand) {
+    const idx = hand.map((_, i) => i);
+    const suitOrder = ["spades", "hearts", "clubs", "diamonds"];
+    const rank = (c) => (c.enhancement === "stone" ? -1 : Number(c.rank) || 0);
+    const suit = (c) => { const k = suitOrder.indexOf(c.suit); return k < 0 ? 9 : k; };
+    return idx.sort((a, b) => {
+      const x = hand[a], y = hand[b];
+      const d = sortBy === "suit" ? suit(x) - suit(y) || rank(y) - rank(x) : rank(y) - rank(x) || suit(x) - suit(y);
+      return d || a - b;
+    });
+  }
+
+  /** A beaten blind's cash-out: the score against the target, the payout, then on to the shop. */
+  function cashOutScreen(v) {
+    const c = cashOut;
+    const paid = c.after - c.before;
+    return h("div", { class: "cash-out", "data-testid": "cash-out", role: "dialog", "aria-labelledby": "cash-h" },
+      h("h2", { id: "cash-h" }, `${c.blindName} beaten!`),
+      h("dl", {},
+        h("dt", {}, "Scored"), h("dd", {}, `${c.score} of ${c.target}`),
+        h("dt", {}, "Hands left"), h("dd", {}, String(c.handsLeft)),
+        h("dt", {}, "Payout"), h("dd", { class: "payout", "data-testid": "payout" }, `+$${paid}`),
+        h("dt", {}, "Money"), h("dd", {}, `$${c.before} → $${c.after}`)),
+      h("button", { type: "button", class: "primary", "data-action": "cashOut", onclick: () => { cashOut = null; render(); stage.querySelector("[data-action=leaveShop], [data-action=selectBlind]")?.focus(); } },
+        v.phase === "shop" ? "Cash out and go to the shop" : "Cash out"));
   }
 
   function toggle(i) {
@@ -276,7 +391,7 @@ export function mount(root, ctx) {
     };
     const next = () => {
       for (const el of document.querySelectorAll(".jokers .joker.firing, .score-box .pcard.firing")) el.classList.remove("firing");
-      if (k >= steps.length) { total.hidden = false; skip.hidden = true; animation = null; return false; }
+      if (k >= steps.length) { total.hidden = false; skip.hidden = true; animation = null; if (scoredHold != null) { scoredHold = null; render(); } return false; }
       const step = steps[k++];
       const role = stepRole(step);
       if (role === "chips") chipsOut.textContent = num(step.after);
@@ -285,19 +400,23 @@ export function mount(root, ctx) {
       if (slot >= 0) jokersEl.querySelector(`[data-slot="${slot}"]`)?.classList.add("firing");
       const t = step.anchor && step.anchor.thing;
       if (t >= PLAYED && t < HELD) playedEl.querySelector(`[data-index="${t - PLAYED}"]`)?.classList.add("firing");
-      const [kind, id] = String(step.owner).split(":");
-      const owner = kind === "card" && id === "base" ? "card" : entry(step.owner) ? entry(step.owner).name : `${kind} ${(id || "").replace(/_/g, " ")}`;
-      const about = t >= PLAYED && t < HELD && played[t - PLAYED] ? ` (${cardText(played[t - PLAYED])})`
-        : t >= HELD && t < SLOT && held[t - HELD] ? ` (held ${cardText(held[t - HELD])})` : "";
-      list.append(h("li", { class: `step ${role}`, "data-owner": step.owner, "data-row": step.row },
-        h("span", { class: "owner" }, owner), about, " · row ", String(step.row), " · ", step.operation, ": ",
-        h("span", { class: "change" }, `${role === "mult" ? "×" : ""}${num(step.before)} → ${role === "mult" ? "×" : ""}${num(step.after)}`),
-        step.subject ? h("span", { class: "muted" }, ` (${step.subject})`) : null));
+      const { who, what } = stepWords(step, { played, held, nameOf: (ref) => (entry(ref) ? entry(ref).name : null) });
+      list.append(h("li", { class: `step ${role}`, "data-owner": step.owner },
+        h("span", { class: "owner" }, who), ": ", h("span", { class: "change" }, what)));
+      if (role === "chips" || role === "mult") {
+        const out = role === "chips" ? chipsOut : multOut;
+        out.classList.remove("bump");
+        void out.offsetWidth; // restart the pop
+        out.classList.add("bump");
+      }
       list.scrollTop = list.scrollHeight; // follow the newest step inside the list, never the page
       return true;
     };
     const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    // on a narrow screen the score box sits under the hand: bring it into view as it counts
+    if (window.innerWidth < 720) scoreBox.scrollIntoView({ block: "nearest", behavior: reduced ? "auto" : "smooth" });
     if (reduced) { while (next()); return; }
+    if (sc.total != null && sc.score != null) { scoredHold = sc.total - sc.score; render(); }
     const timer = setInterval(() => { if (!next()) clearInterval(timer); }, 350);
     animation = { stop() { clearInterval(timer); while (next()); } };
     skip.addEventListener("click", () => animation && animation.stop());
@@ -311,20 +430,25 @@ export function mount(root, ctx) {
     // the view names the boss by its owner ref (`boss:<id>`)
     const bossRef = v.boss ? (String(v.boss).includes(":") ? v.boss : `boss:${v.boss}`) : null;
     const blindName = v.blind === "boss" && bossRef ? `Boss: ${nameOf(bossRef)}` : `${handName(v.blind)} blind`;
-    const pct = v.target > 0 ? Math.min(100, Math.round((100 * v.scored) / v.target)) : 0;
     const item = (k, val, id) => [h("div", { class: "item" }, h("dt", {}, k), h("dd", { "data-testid": id }, val))];
-    // outside a blind, `blind` is the next one while target and scored are the last one's
-    const last = v.phase !== "playing" && v.target > 0 ? " (last blind)" : "";
+    // outside a blind, `blind` is the next one while target and scored are the last one's; before
+    // the first blind there is no last one, and the deck is not dealt yet (its size is shown)
+    const playing = v.phase === "playing";
+    const started = playing || history.length > 0 || v.ante > 1 || v.blind !== "small";
+    const last = !playing && v.target > 0 ? " (last blind)" : "";
+    const scored = scoredHold ?? v.scored;
+    const shownPct = v.target > 0 ? Math.min(100, Math.round((100 * scored) / v.target)) : 0;
     bar.replaceChildren(
       ...item("Ante", String(v.ante), "ante"),
-      ...item(v.phase === "playing" || v.phase === "lost" ? "Blind" : "Next blind", blindName, "blind"),
-      ...item(`Target${last}`, v.target ? String(v.target) : "—", "target"),
-      ...item(`Scored${last}`, h("span", {}, String(v.scored), h("span", { class: "bar", role: "img", "aria-label": `${pct}% of the target` }, h("span", { style: `width:${pct}%` }))), "scored"),
+      ...item(playing || v.phase === "lost" ? "Blind" : "Next blind", blindName, "blind"),
+      ...(started && (playing || v.target > 0) ? [
+        ...item(`Target${last}`, v.target ? String(v.target) : "—", "target"),
+        ...item(`Scored${last}`, h("span", {}, String(scored), h("span", { class: "bar", role: "img", "aria-label": `${shownPct}% of the target` }, h("span", { style: `width:${shownPct}%` }))), "scored")] : []),
       ...item("Money", `$${v.money}`, "money"),
       ...item("Hands", String(v.handsLeft), "hands-left"),
       ...item("Discards", String(v.discardsLeft), "discards-left"),
-      ...item("Deck", v.deckSize != null ? `${v.deckCount} / ${v.deckSize}` : String(v.deckCount), "deck-count"),
-      ...(v.stake != null ? item("Stake", `${v.stake}${entry(`stake:s${v.stake}`) ? ` ${nameOf(`stake:s${v.stake}`)}` : ""}`, "stake") : []),
+      ...item("Deck", playing && v.deckSize != null ? `${v.deckCount} / ${v.deckSize}` : String(v.deckSize ?? v.deckCount), "deck-count"),
+      ...(v.stake != null && v.stake > 1 ? item("Stake", entry(`stake:s${v.stake}`) ? nameOf(`stake:s${v.stake}`) : String(v.stake), "stake") : []),
       ...(v.deckId ? item("Deck kind", nameOf(`deck:${v.deckId}`), "deck-id") : []),
       ...(v.won ? item("Run", "won — endless", "won") : []));
 
@@ -338,6 +462,7 @@ export function mount(root, ctx) {
     jokersEl.replaceChildren(...(v.jokers.length ? v.jokers.map((j, i) => {
       const e = entry(`joker:${j.id}`);
       return h("div", { class: `joker rarity-${j.rarity}${j.edition && j.edition !== "none" ? ` ed-${j.edition}` : ""}`, role: "listitem", "data-slot": i, "data-id": j.id },
+        jokerArt(j.id),
         h("strong", {}, nameOf(`joker:${j.id}`)),
         j.edition && j.edition !== "none" ? h("span", { class: "mark ed" }, j.edition) : null,
         h("span", { class: "text" }, e ? e.text : ""),
@@ -368,6 +493,7 @@ export function mount(root, ctx) {
     const focusedIdx = document.activeElement && stage.contains(document.activeElement) ? document.activeElement.dataset.index ?? document.activeElement.dataset.action : null;
     const parts = [];
     if (over || v.phase === "lost") parts.push(summary(v));
+    else if (cashOut && (v.phase === "shop" || v.phase === "selectBlind")) parts.push(cashOutScreen(v));
     else if (v.phase === "selectBlind") {
       parts.push(h("h2", {}, `Next: ${v.blind === "boss" ? "the boss blind" : `the ${v.blind} blind`} of ante ${v.ante}`),
         h("div", { class: "row" },
@@ -377,10 +503,14 @@ export function mount(root, ctx) {
       const key = JSON.stringify(v.hand);
       if (key !== handKey) { handKey = key; selected = new Set(); previewBox.textContent = ""; }
       const sel = selection();
-      parts.push(h("h2", {}, "Your hand"),
-        h("div", { class: "hand", role: "group", "aria-label": "Your hand: press a card to select it" }, v.hand.map((c, i) =>
-          playingCard(c, i, { pressed: selected.has(i), onclick: () => toggle(i), cls: selected.has(i) ? " selected" : "" }))),
-        h("p", { class: "muted", "data-testid": "selection" }, sel.length ? `Selected: ${sel.map((i) => cardText(v.hand[i])).join(", ")}` : "Select cards (click, or Tab and Enter; keys 1–9 too), then play or discard them."),
+      const touch = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+      parts.push(h("div", { class: "hand-head" }, h("h2", {}, "Your hand"),
+          h("div", { class: "sort", role: "group", "aria-label": "Sort the hand" }, "Sort: ",
+            ["rank", "suit"].map((k) => h("button", { type: "button", class: "chip-button", "aria-pressed": sortBy === k ? "true" : "false", "data-sort": k, onclick: () => { sortBy = k; render(); } }, k === "rank" ? "Rank" : "Suit")))),
+        h("div", { class: "hand", role: "group", "aria-label": "Your hand: press a card to select it" }, shownOrder(v.hand).map((i, pos) =>
+          playingCard(v.hand[i], i, { pressed: selected.has(i), onclick: () => toggle(i), cls: selected.has(i) ? " selected" : "", pos }))),
+        h("p", { class: "muted", "data-testid": "selection" }, sel.length ? `Selected: ${sel.map((i) => cardText(v.hand[i])).join(", ")}`
+          : touch ? "Tap cards to pick up to five, then play or discard them." : "Pick up to five cards (click, or Tab and Enter; keys 1–8 by position), then play (P) or discard (D)."),
         h("div", { class: "row" },
           withPreview(actionButton("Play hand", "play", () => ({ type: "play", cards: selection() }), { class: "primary", "aria-keyshortcuts": "p" }, sel.length > 0), "play"),
           withPreview(actionButton("Discard", "discard", () => ({ type: "discard", cards: selection() }), { "aria-keyshortcuts": "d" }, sel.length > 0), "discard"),
@@ -420,6 +550,7 @@ export function mount(root, ctx) {
     const e = entry(ref);
     const [kind] = String(ref).split(":");
     return h("div", { class: `offer kind-${kind}`, role: "listitem", "data-slot": i },
+      kind === "joker" ? jokerArt(String(ref).split(":")[1]) : null,
       h("span", { class: "kind muted" }, kind),
       h("strong", {}, nameOf(ref)),
       h("span", { class: "text" }, e ? e.text : ""),
@@ -488,7 +619,7 @@ export function mount(root, ctx) {
     if (seat == null || ev.ctrlKey || ev.metaKey || ev.altKey || snap.view.phase !== "playing") return;
     const t = ev.target;
     if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
-    if (/^[1-9]$/.test(ev.key) && Number(ev.key) <= snap.view.hand.length) { toggle(Number(ev.key) - 1); ev.preventDefault(); }
+    if (/^[1-9]$/.test(ev.key) && Number(ev.key) <= snap.view.hand.length) { toggle(shownOrder(snap.view.hand)[Number(ev.key) - 1]); ev.preventDefault(); }
     else if (ev.key === "p" || ev.key === "d") { stage.querySelector(`[data-action="${ev.key === "p" ? "play" : "discard"}"]`)?.click(); ev.preventDefault(); }
   }
   document.addEventListener("keydown", onKey);
@@ -521,7 +652,12 @@ export function mount(root, ctx) {
           const tag = String(ev.tag).includes(":") ? ev.tag : `tag:${ev.tag}`;
           say(`Blind skipped: you take the ${nameOf(tag)} — ${entry(tag)?.text || ""}`);
         }
-        if (ev.type === "blindBeaten") say(`Blind beaten! Money: $${ev.money}.`);
+        if (ev.type === "blindBeaten") {
+          const scoredEv = (r.events || []).find((x) => x.type === "handScored");
+          const bossRef = before.boss ? (String(before.boss).includes(":") ? before.boss : `boss:${before.boss}`) : null;
+          cashOut = { blindName: before.blind === "boss" && bossRef ? nameOf(bossRef) : `${handName(before.blind)} blind`, score: scoredEv ? scoredEv.total : before.scored,
+            target: before.target, before: before.money, after: ev.money, handsLeft: Math.max(0, before.handsLeft - 1) };
+        }
         if (ev.type === "runWon") say("Ante 8's boss is beaten: the run is won. Endless play goes on.");
         if (ev.type === "runLost") say("The blind was not beaten: the run is over.", "warning");
       }
@@ -529,3 +665,96 @@ export function mount(root, ctx) {
     destroy() { clearTimeout(previewTimer); if (animation) animation.stop(); document.removeEventListener("keydown", onKey); },
   };
 }
+
+// ---- the web module contract (web/registry.js) --------------------------------------------
+
+/** A step of the run in words (the replay viewer's list and the debug panel's log). */
+function describe(r, info = {}) {
+  const cat = info.catalog || (info.content ? catalogOf({ bundle: { content: info.content } }) : {});
+  const name = (ref) => (cat[ref] && cat[ref].name) || String(ref).split(":").pop().replace(/_/g, " ");
+  const a = r.action || {};
+  const ev = r.events || [];
+  const scored = ev.find((e) => e.type === "handScored");
+  const parts = [];
+  if (scored) parts.push(`Played ${handName(scored.hand)} for ${scoreOf(scored).score ?? "a score"}`);
+  else if (a.type === "discard") parts.push(`Discarded ${a.cards ? a.cards.length : ""} card${a.cards && a.cards.length === 1 ? "" : "s"}`.replace("  ", " "));
+  else if (a.type === "selectBlind") parts.push("Took on the blind");
+  else if (a.type === "skipBlind") { const t = ev.find((e) => e.type === "blindSkipped"); parts.push(`Skipped the blind${t ? ` for the ${name(String(t.tag).includes(":") ? t.tag : `tag:${t.tag}`)}` : ""}`); }
+  else if (a.type === "buy") parts.push("Bought from the shop");
+  else if (a.type === "sell") parts.push("Sold a joker");
+  else if (a.type === "reroll") parts.push("Rerolled the shop");
+  else if (a.type === "leaveShop") parts.push("Left the shop");
+  else if (a.type === "openPack") parts.push("Opened a booster pack");
+  else if (a.type === "pickPack") parts.push("Took a card from the pack");
+  else if (a.type === "skipPack") parts.push("Skipped the rest of the pack");
+  else if (a.type === "use") parts.push("Used a consumable");
+  else parts.push("Played on");
+  const beaten = ev.find((e) => e.type === "blindBeaten");
+  if (beaten) parts.push(`blind beaten, money $${beaten.money}`);
+  if (ev.some((e) => e.type === "runLost")) parts.push("the run is over");
+  if (ev.some((e) => e.type === "runWon")) parts.push("the run is won");
+  return parts.join(" — ");
+}
+
+/** Replay frames: the ante, the blind and its target, chips scored, hands played and the best. */
+function cloverFrames(entries) {
+  let st = { ante: 1, blind: "small", target: null, scored: 0, hands: 0, best: null, money: null, tags: [], phase: "selectBlind" };
+  const out = [st];
+  for (const { receipt } of entries) {
+    st = { ...st, tags: st.tags.slice() };
+    for (const e of receipt.events || []) {
+      if (e.type === "blindStarted") { st.blind = e.blind; st.target = e.target; st.scored = 0; st.phase = "playing"; }
+      if (e.type === "blindSkipped") { st.tags.push(e.tag); st.blind = st.blind === "small" ? "big" : "boss"; }
+      if (e.type === "handScored") {
+        const score = typeof e.score === "object" ? e.score.score : e.score;
+        st.scored = e.total; st.hands += 1;
+        if (!st.best || score > st.best.score) st.best = { hand: e.hand, score };
+      }
+      if (e.type === "blindBeaten") {
+        st.money = e.money; st.phase = "shop";
+        if (st.blind === "boss") st.ante += 1;
+        st.blind = st.blind === "small" ? "big" : st.blind === "big" ? "boss" : "small";
+      }
+      if (e.type === "shopLeft") st.phase = "selectBlind";
+      if (e.type === "runLost") st.phase = "lost";
+      if (e.type === "runWon") st.won = true;
+    }
+    out.push(st);
+  }
+  return out;
+}
+
+function drawCloverFrame(x, info) {
+  const cat = info.content ? catalogOf({ bundle: { content: info.content } }) : {};
+  const tagName = (t) => { const ref = String(t).includes(":") ? t : `tag:${t}`; return (cat[ref] && cat[ref].name) || String(t).replace(/_/g, " "); };
+  const rows = [
+    ["Ante", String(x.ante)],
+    ["Now", x.phase === "playing" ? `playing the ${x.blind} blind` : x.phase === "shop" ? "in the shop" : x.phase === "lost" ? "the run is over" : `choosing the ${x.blind} blind`],
+    ["Scored", x.target != null && x.phase === "playing" ? `${x.scored} of ${x.target}` : "—"],
+    ["Hands played", String(x.hands)],
+    ["Best hand", x.best ? `${handName(x.best.hand)}: ${x.best.score}` : "—"],
+    ["Money", x.money != null ? `$${x.money} (after the last payout)` : "—"],
+    x.tags.length ? ["Tags taken", x.tags.map(tagName).join(", ")] : null,
+    x.won ? ["Run", "won"] : null,
+  ].filter(Boolean);
+  return h("dl", { class: "step-details replay-summary clover-replay", "data-testid": "replay-summary", "aria-label": "The run at this step" },
+    rows.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]));
+}
+
+registerGame({
+  id: "clover",
+  title: "Clover",
+  blurb: "Poker hands, jokers and a shop: beat each blind, ante by ante.",
+  order: 50,
+  seatName: () => "Player",
+  mount,
+  describe,
+  outcomeText: (o) => (!o ? "" : o.kind === "lost" ? "the run is over" : o.kind === "wonThenLost" ? "the run was won, then lost in endless play" : o.kind === "won" ? "the run is won" : ""),
+  lobby: {
+    needsContent: true,
+    quickSeats: () => [{ kind: "human" }],
+    options: (gameInfo, content) => configPicker(content, gameInfo.defaultConfig),
+    art: () => h("div", { class: "art-fan" }, jokerArt("harlequin"), jokerArt("rose_pin"), jokerArt("sprout")),
+  },
+  replay: { needsContent: true, frames: cloverFrames, draw: drawCloverFrame },
+});

@@ -8,7 +8,8 @@
 // their rows act at turn boundaries, so the board shows each unit's card, its attack and the
 // health it has left, and the log tells who struck whom.
 
-import { h, say, legalAction, legalAllows } from "./util.js";
+import { h, s as svgEl, say, legalAction, legalAllows } from "./util.js";
+import { registerGame, botName } from "./registry.js";
 
 export const PRESETS = ["classic-style", "hearthstone-style", "priority-window"];
 const PRESET_NOTES = {
@@ -25,15 +26,16 @@ export function configPicker(content, defaultConfig) {
   const presets = fromContent.length ? fromContent : PRESETS;
   const decks = c && c.decks ? Object.keys(c.decks).sort() : [];
   const def = (defaultConfig && defaultConfig.phaseSequence) || presets[0];
+  const deckName = (d) => String(d).replace(/[-_]/g, " ").replace(/^./, (c) => c.toUpperCase());
   const preset = h("select", { id: "preset", name: "preset" }, presets.map((id) =>
-    h("option", { value: id, selected: id === def }, PRESET_NOTES[id] ? `${id} — ${PRESET_NOTES[id]}` : id)));
+    h("option", { value: id, selected: id === def }, PRESET_NOTES[id] ? `${presetName(id)}: ${PRESET_NOTES[id]}` : presetName(id))));
   const deckSelects = [0, 1].map((i) => h("select", { id: `deck-${i}`, name: `deck-${i}` },
-    h("option", { value: "" }, `default (${decks[i] || decks[0] || "content order"})`),
-    decks.map((d) => h("option", { value: d }, d))));
+    h("option", { value: "" }, `Default (${deckName(decks[i] || decks[0] || "first deck")})`),
+    decks.map((d) => h("option", { value: d }, deckName(d)))));
   const el = h("div", {},
-    h("div", { class: "field" }, h("label", { for: "preset" }, "Phase preset"), preset),
+    h("div", { class: "field" }, h("label", { for: "preset" }, "Rules"), preset),
     decks.length ? h("div", { class: "deck-picker" }, deckSelects.map((sel, i) =>
-      h("div", { class: "field" }, h("label", { for: `deck-${i}` }, `Deck of seat ${i}`), sel))) : null);
+      h("div", { class: "field" }, h("label", { for: `deck-${i}` }, i === 0 ? "Your deck" : "Opponent's deck"), sel))) : null);
   return {
     el,
     value() {
@@ -45,6 +47,51 @@ export function configPicker(content, defaultConfig) {
   };
 }
 
+const SUBJECTS = { max_mana: "maximum mana", max_health: "maximum health", mana: "mana", health: "health" };
+/** A phase id as words: "response_window" → "Response window". */
+export function phaseName(id) {
+  const t = String(id || "").replace(/[-_]/g, " ");
+  return t ? t[0].toUpperCase() + t.slice(1) : "";
+}
+
+/** A preset id in words: "priority-window" → "Priority window rules". */
+export function presetName(id) {
+  const t = String(id || "").replace(/-style$/, "").replace(/[-_]/g, " ");
+  return t ? `${t[0].toUpperCase()}${t.slice(1)} rules` : "";
+}
+
+/** A small 32-bit hash of a string (FNV-1a), for a card's art: the same card always looks the same. */
+function hashOf(text) {
+  let x = 0x811c9dc5;
+  for (const ch of String(text)) { x ^= ch.codePointAt(0); x = Math.imul(x, 0x01000193) >>> 0; }
+  return x;
+}
+
+/**
+ * Our own card art, drawn as SVG from the card's id and kind: a sky of the card's own hue and an
+ * emblem for what it is (a sword and shield for a unit, a burst for a spell, a turning arrow for
+ * a response). No image files; crisp at any size.
+ */
+export function cardArt(cardId, info = {}) {
+  const hsh = hashOf(cardId);
+  const hue = hsh % 360;
+  const tags = String(info.tags || "");
+  const kind = String(info.kind || "").toLowerCase();
+  const id = `g${hsh.toString(36)}`;
+  const emblem = /response/.test(tags)
+    ? svgEl("path", { d: "M30 12a12 12 0 1 1-11 7 M19 10v9h9", fill: "none", stroke: "#fff", "stroke-width": 3.2, "stroke-linecap": "round", "stroke-linejoin": "round" })
+    : kind === "unit"
+      ? svgEl("g", { fill: "#fff" }, svgEl("path", { d: "M22 6 40 12v10c0 9-8 15-18 18C12 37 4 31 4 22V12Z", opacity: 0.9 }),
+          svgEl("path", { d: "M21 12h2v14h4v3h-4v5h-2v-5h-4v-3h4Z", fill: `hsl(${hue} 45% 32%)` }))
+      : svgEl("path", { d: "M22 4 26 17 39 14 29 23 36 35 23 28 14 38 16 25 4 20 17 17Z", fill: "#fff", opacity: 0.92 });
+  return svgEl("svg", { class: "art", viewBox: "0 0 44 44", "aria-hidden": "true", preserveAspectRatio: "xMidYMid slice" },
+    svgEl("defs", {}, svgEl("linearGradient", { id, x1: 0, y1: 0, x2: 1, y2: 1 },
+      svgEl("stop", { offset: "0", "stop-color": `hsl(${hue} 60% 46%)` }), svgEl("stop", { offset: "1", "stop-color": `hsl(${(hue + 40) % 360} 55% 28%)` }))),
+    svgEl("rect", { width: 44, height: 44, fill: `url(#${id})` }),
+    svgEl("circle", { cx: 34 + (hsh % 7), cy: 9, r: 5 + (hsh % 4), fill: "#ffffff22" }),
+    svgEl("g", { transform: "translate(0 1)" }, emblem));
+}
+
 function numberOf(v) {
   if (v == null) return "?";
   if (typeof v !== "object") return String(v);
@@ -52,6 +99,76 @@ function numberOf(v) {
   if ("fixed" in v) return String(v.fixed / 10000);
   if ("bool" in v) return v.bool ? "yes" : "no";
   return JSON.stringify(v);
+}
+
+/**
+ * The words of Duel's log and previews for one viewer: `cards` and `statuses` from the content,
+ * `seat` the viewer's (null for a spectator), `view()` the current view (for units on the board).
+ */
+export function duelWords({ cards = {}, seat = null, view = () => null } = {}) {
+  const who = (s) => seat == null ? `Seat ${s + 1}` : s === seat ? "You" : "Opponent";
+  const whose = (s) => seat == null ? `Seat ${s + 1}'s` : s === seat ? "Your" : "Opponent's";
+  const cardName = (id) => (cards[id] && cards[id].name) || String(id).replace(/[-_]/g, " ");
+  function unitName(thing) {
+    const v = view();
+    for (const [i, s] of ((v && v.seats) || []).entries()) {
+      const u = s.board.find((x) => x.thing === thing);
+      if (u) return `${whose(i).toLowerCase()} ${cardName(u.cardId)}`;
+    }
+    return "a unit";
+  }
+
+  function bearerName(t) { return t && "seat" in t ? who(t.seat) : t && "thing" in t ? unitName(t.thing) : "the table"; }
+  function statusText(e) {
+    return `${e.status}${e.stacks > 1 ? ` ×${e.stacks}` : ""}${e.remainingTurns != null ? ` (${e.remainingTurns} turn${e.remainingTurns === 1 ? "" : "s"})` : ""}`;
+  }
+  function resultText(r) {
+    if (!r) return "";
+    const how = { health_zero: "health reached 0", resign: "resignation", turn_limit: "turn limit" }[r.kind] || r.kind;
+    if (!r.winners.length) return `Draw (${how}).`;
+    if (seat == null) return `Seat ${r.winners[0] + 1} wins (${how}).`;
+    return r.winners.includes(seat) ? `You win (${how})!` : `You lose (${how}).`;
+  }
+  function describeEvent(e) {
+    switch (e.kind) {
+      case "cardPlayed": return `${who(e.seat)} played ${cardName(e.card)} for ${e.cost} mana${e.stacked ? ", onto the stack" : ""}`;
+      case "cardResolved": return `${cardName(e.card)} resolved`;
+      case "cardDrawn": return `${who(e.seat)} drew ${e.card ? cardName(e.card) : "a card"}`;
+      case "cardBurned": return `${who(e.seat)} drew ${cardName(e.card)} into a full hand: burned`;
+      case "cardFizzled": return `${cardName(e.card)} fizzled`;
+      case "fatigue": return `${who(e.seat)} took ${e.damage} fatigue damage`;
+      case "priorityPassed": return `${who(e.seat)} passed; ${e.holder === seat ? "your" : `${whose(e.holder).toLowerCase()}`} move`;
+      case "statusExpired": return `${whose(e.seat)} ${e.status} ran out`;
+      case "activationStarted": return `Turn ${e.turn}: ${whose(e.seat).toLowerCase()} turn`;
+      case "activationEnded": return `${whose(e.seat)} turn ended`;
+      case "resigned": return `${who(e.seat)} resigned`;
+      case "unitAttacked": return `${whose(e.seat)} ${cardName(e.card)} struck ${e.defender != null ? unitName(e.defender) : who(1 - e.seat).toLowerCase()} for ${e.damage}`;
+      case "unitDied": return `${whose(e.seat)} ${cardName(e.card)} died`;
+      case "matchEnded": return resultText(e.result);
+      case "effects": return (e.steps || []).map((st) => {
+        // in words from the content: the card's name when a card caused it; rules (refresh, draw) speak for themselves
+        const [kind, id] = String(st.owner).split(":");
+        const by = kind === "card" ? `${cardName(id)}: ` : "";
+        const target = bearerName(st.target);
+        const what = SUBJECTS[st.subject] || (st.operation === "Draw" ? "cards in hand" : String(st.subject || "").replace(/_/g, " ")) || "it";
+        const before = numberOf(st.before), after = numberOf(st.after);
+        if (st.operation === "Draw") return `${by}${target} drew ${Number(after) - Number(before) === 1 || before === "?" ? "a card" : `${Number(after) - Number(before)} cards`}`;
+        if (st.subject === "health" && Number(after) < Number(before)) return `${by}${target} took ${Number(before) - Number(after)} damage (health ${before} → ${after})`;
+        if (st.subject === "health" && Number(after) > Number(before)) return `${by}${target} healed ${Number(after) - Number(before)} (health ${before} → ${after})`;
+        return `${by}${target}: ${what} ${before} → ${after}`;
+      }).join("; ") || "";
+      case "phase": return (e.records || []).filter((r) => r.kind === "Transition").map((r) =>
+        r.to === "response_window" ? "A response window opens" : r.from === "response_window" ? "The response window closes" : `${phaseName(r.to)} phase`).join("; ") || "";
+      default: return JSON.stringify(e);
+    }
+  }
+  function describeReceipt(r) {
+    const a = r.action || {};
+    const head = a.type === "END_TURN" ? `${who(r.seat)} ended the turn` : a.type === "timeout" ? "Time ran out" : null;
+    const evs = (r.events || []).filter((e) => e.kind !== "phase" || e.records.some((x) => x.kind === "Transition" && (x.to === "response_window" || x.from === "response_window")));
+    return [head, ...evs.map(describeEvent)].filter(Boolean).join(". ") || (r.seat == null ? "The table moved on" : `${who(r.seat)} moved`);
+  }
+  return { who, whose, cardName, unitName, bearerName, statusText, resultText, describeEvent, describeReceipt };
 }
 
 export function mount(root, ctx) {
@@ -66,9 +183,16 @@ export function mount(root, ctx) {
 
   const me = seat == null ? 0 : seat;
   const them = 1 - me;
-  const who = (s) => seat == null ? `Seat ${s}` : s === seat ? "You" : "Opponent";
-  const whose = (s) => seat == null ? `Seat ${s}'s` : s === seat ? "Your" : "Opponent's";
-  const cardName = (id) => (cards[id] && cards[id].name) || id;
+  let words = duelWords({ cards, seat, view: () => snap.view });
+  const who = (s) => words.who(s);
+  const whose = (s) => words.whose(s);
+  const cardName = (id) => words.cardName(id);
+  const describeEvent = (e) => words.describeEvent(e);
+  const describeReceipt = (r) => words.describeReceipt(r);
+  const resultText = (r) => words.resultText(r);
+  const statusText = (e) => words.statusText(e);
+  const bearerName = (t) => words.bearerName(t);
+  const lastHealth = new Map(); // "seat:i" / "thing:n" → health last drawn, to show damage landing
 
   const status = h("p", { class: "turn-status", "data-testid": "turn-status", "aria-live": "polite" });
   const meta = h("p", { class: "meta duel-meta", "data-testid": "duel-meta" });
@@ -79,14 +203,20 @@ export function mount(root, ctx) {
   const endB = h("button", { type: "button", class: "primary", "data-action": "END_TURN" }, "End turn");
   const passB = h("button", { type: "button", "data-action": "PASS_PRIORITY" }, "Pass priority");
   const controls = h("div", { class: "row duel-controls" }, endB, passB);
+  const controlsHome = h("div", { class: "controls-home" }, controls);
   const previewBox = h("section", { class: "duel-preview", "aria-label": "Preview", "aria-live": "polite", "data-testid": "preview" },
     h("h2", {}, "Preview"), h("p", { class: "muted" }, "Hover over or focus a card you can play, or a button, to see what it would do."));
   const log = h("ol", { class: "log", "aria-label": "What happened", reversed: true });
 
-  const frame = h("div", { class: "duel" },
-    h("div", { class: "duel-main" }, status, meta, windowBox, oppPanel, myPanel,
-      seat != null ? [h("h2", {}, "Your hand"), handEl, controls] : null,
-      h("p", { class: "help muted" }, seat == null ? "You are watching: both hands are hidden." : "Cards you can play now are highlighted; the others are dimmed. Tab to a card and press Enter to play it.")),
+  const touch = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+  const frame = h("div", { class: "duel table" },
+    h("div", { class: "duel-main" }, status, meta, oppPanel,
+      h("div", { class: "play-area", "aria-label": "The play area" }, windowBox),
+      myPanel,
+      seat != null ? [h("h2", { class: "sr-only" }, "Your hand"), handEl, controlsHome] : null,
+      h("p", { class: "help muted" }, seat == null ? "You are watching: both hands are hidden."
+        : touch ? "Cards you can play now glow; tap one to play it. Tap End turn when you are done."
+        : "Cards you can play now glow; hover one to see what it would do, click to play it (or Tab to it and press Enter).")),
     h("div", { class: "duel-side" }, previewBox, h("section", { "aria-label": "Log" }, h("h2", {}, "Log"), log)));
   root.append(frame);
 
@@ -96,6 +226,7 @@ export function mount(root, ctx) {
     const content = c && c.bundle && c.bundle.content;
     cards = (content && content.cards) || {};
     statuses = (content && content.statuses) || {};
+    words = duelWords({ cards, seat, view: () => snap.view });
     render();
     for (const li of log.children) li.textContent = describeReceipt(li._receipt);
   }).catch((e) => say(`Could not load the cards: ${e.message}`, "warning"));
@@ -127,6 +258,8 @@ export function mount(root, ctx) {
     if (busy) return;
     busy = true;
     render();
+    previewKey = null;
+    previewBox.replaceChildren(h("h2", {}, "Preview"), h("p", { class: "muted" }, "Hover over or focus a card you can play, or a button, to see what it would do."));
     try { await session.send(action); } finally { busy = false; render(); }
   }
 
@@ -178,59 +311,14 @@ export function mount(root, ctx) {
     }
     for (const [k, e] of sa) if (!sb.has(k)) out.push(`${bearerName(e.bearer)}: loses ${e.status}`);
     const stackA = a.stack.map((x) => x.item.thing).join(), stackB = b.stack.map((x) => x.item.thing).join();
-    if (stackA !== stackB) out.push(b.stack.length ? `Stack: ${b.stack.map((x) => `${cardName(x.item.cardId)} (${who(x.seat)})`).join(", ")} (top last)` : "Stack: empty");
-    if (a.phase !== b.phase) out.push(`Phase: ${a.phase} → ${b.phase}`);
-    if (a.priority !== b.priority) out.push(`Priority: ${who(a.priority)} → ${who(b.priority)}`);
-    if (a.active !== b.active) out.push(`Turn: ${who(a.active)} → ${who(b.active)}`);
+    if (stackA !== stackB) out.push(b.stack.length ? `Stack: ${b.stack.map((x) => `${cardName(x.item.cardId)} (${who(x.seat)})`).join(", ")} (top last)` : "Stack: empty, everything on it resolved");
+    if (a.phase !== b.phase) out.push(b.phase === "response_window" ? "A response window opens" : a.phase === "response_window" ? "The response window closes" : `${phaseName(b.phase)} phase`);
+    if (a.priority !== b.priority && b.windowOpen) out.push(`${b.priority === seat ? "Your" : whose(b.priority)} move to answer`);
+    if (a.active !== b.active) out.push(`${whose(b.active)} turn`);
     if (!a.result && b.result) out.push(resultText(b.result));
     return out;
   }
 
-  // ---- text ----
-
-  function bearerName(t) { return t && "seat" in t ? who(t.seat) : t && "thing" in t ? `card #${t.thing}` : "?"; }
-  function statusText(e) {
-    return `${e.status}${e.stacks > 1 ? ` ×${e.stacks}` : ""}${e.remainingTurns != null ? ` (${e.remainingTurns} turn${e.remainingTurns === 1 ? "" : "s"})` : ""}`;
-  }
-  function resultText(r) {
-    if (!r) return "";
-    const how = { health_zero: "health reached 0", resign: "resignation", turn_limit: "turn limit" }[r.kind] || r.kind;
-    if (!r.winners.length) return `Draw (${how}).`;
-    if (seat == null) return `Seat ${r.winners[0]} wins (${how}).`;
-    return r.winners.includes(seat) ? `You win (${how})!` : `You lose (${how}).`;
-  }
-  function describeEvent(e) {
-    switch (e.kind) {
-      case "cardPlayed": return `${who(e.seat)} played ${cardName(e.card)} for ${e.cost} mana${e.stacked ? ", onto the stack" : ""}`;
-      case "cardResolved": return `${cardName(e.card)} resolved`;
-      case "cardDrawn": return `${who(e.seat)} drew ${e.card ? cardName(e.card) : "a card"}`;
-      case "cardBurned": return `${who(e.seat)} drew ${cardName(e.card)} into a full hand: burned`;
-      case "cardFizzled": return `${cardName(e.card)} fizzled`;
-      case "fatigue": return `${who(e.seat)} took ${e.damage} fatigue damage`;
-      case "priorityPassed": return `${who(e.seat)} passed; ${e.holder === seat ? "you hold" : `${who(e.holder)} holds`} priority`;
-      case "statusExpired": return `${whose(e.seat)} ${e.status} ran out`;
-      case "activationStarted": return `Turn ${e.turn} (round ${e.round}): ${whose(e.seat).toLowerCase()} turn`;
-      case "activationEnded": return `${whose(e.seat)} turn ended`;
-      case "resigned": return `${who(e.seat)} resigned`;
-      case "unitAttacked": return `${whose(e.seat)} ${cardName(e.card)} struck ${e.defender != null ? unitName(e.defender) : who(1 - e.seat).toLowerCase()} for ${e.damage}`;
-      case "unitDied": return `${whose(e.seat)} ${cardName(e.card)} died`;
-      case "matchEnded": return resultText(e.result);
-      case "effects": return (e.steps || []).map((s) => {
-        const [kind, id] = String(s.owner).split(":");
-        const owner = kind === "card" ? cardName(id) : id || s.owner;
-        const what = { max_mana: "maximum mana", max_health: "maximum health" }[s.subject] || s.subject || (s.operation === "Draw" ? "cards in hand" : s.operation);
-        return `${owner}: ${bearerName(s.target)} ${what} ${numberOf(s.before)} → ${numberOf(s.after)}`;
-      }).join("; ") || "no effect";
-      case "phase": return (e.records || []).filter((r) => r.kind === "Transition").map((r) => `phase ${r.from} → ${r.to}`).join("; ") || "phase effects";
-      default: return JSON.stringify(e);
-    }
-  }
-  function describeReceipt(r) {
-    const a = r.action || {};
-    const head = a.type === "PLAY_CARD" ? null : a.type === "END_TURN" ? `${who(r.seat)} ended the turn` : a.type === "PASS_PRIORITY" ? null : a.type === "RESIGN" ? null : `${who(r.seat)}: ${a.type}`;
-    const evs = (r.events || []).filter((e) => e.kind !== "phase" || e.records.some((x) => x.kind === "Transition" && (x.to === "response_window" || x.from === "response_window")));
-    return [head, ...evs.map(describeEvent)].filter(Boolean).join(". ");
-  }
   function addLog(r) {
     const li = h("li", { "data-seq": r.sequence, value: r.sequence }, describeReceipt(r));
     li._receipt = r;
@@ -254,6 +342,7 @@ export function mount(root, ctx) {
     const st = statsOf(c);
     return [
       h("span", { class: "cost", "aria-hidden": "true" }, info.cost ?? "?"),
+      cardArt(c.cardId, info),
       h("span", { class: "name" }, info.name || c.cardId),
       h("span", { class: "kind muted" }, [info.kind, ...tags.filter((t) => t !== String(info.kind || "").toLowerCase())].filter(Boolean).join(" · ")),
       h("span", { class: "text" }, info.text || ""),
@@ -267,14 +356,13 @@ export function mount(root, ctx) {
     const st = statsOf(c);
     return `${info.name || c.cardId}, ${info.kind || "card"}, cost ${info.cost ?? "?"}${info.tags ? `, ${info.tags}` : ""}${st ? `, ${st.text}` : ""}: ${info.text || ""}`;
   }
-  /** A unit on either board by its thing id, for the log. */
-  function unitName(thing) {
-    for (const [i, s] of snap.view.seats.entries()) {
-      const u = s.board.find((x) => x.thing === thing);
-      if (u) return `${whose(i).toLowerCase()} ${cardName(u.cardId)}`;
-    }
-    return `unit #${thing}`;
+  /** Whether `key`'s health dropped since it was last drawn (damage landing: a shake and a flash). */
+  function landed(key, health) {
+    const was = lastHealth.get(key);
+    lastHealth.set(key, health);
+    return was != null && health != null && health < was;
   }
+  const seenUnits = new Set();
 
   function seatPanel(el, i) {
     const v = snap.view;
@@ -284,12 +372,12 @@ export function mount(root, ctx) {
     const st = v.statuses.filter((e) => e.bearer && e.bearer.seat === i);
     const hp = Math.max(0, Math.min(100, Math.round((100 * s.health) / Math.max(1, s.maxHealth))));
     el.replaceChildren(...[
-      h("h2", {}, seat == null ? `Seat ${i}` : mine ? `You (seat ${i})` : `Opponent (seat ${i})`,
-        info && info.kind === "bot" ? h("span", { class: "muted" }, ` — bot ${info.bot}`) : null,
-        v.active === i ? h("span", { class: "badge turn" }, "turn") : null,
-        v.priority === i ? h("span", { class: "badge priority" }, "priority") : null),
+      h("h2", {}, seat == null ? `Seat ${i + 1}` : mine ? (ctx.names && ctx.names[i]) || "You" : "Opponent",
+        info && info.kind === "bot" ? h("span", { class: "muted" }, ` — ${botName(info.bot)}`) : null,
+        v.active === i ? h("span", { class: "badge turn" }, mine ? "your turn" : "their turn") : null,
+        v.windowOpen && v.priority === i ? h("span", { class: "badge priority" }, mine ? "your answer" : "answering") : null),
       h("div", { class: "duel-stats" },
-        h("div", { class: "stat health", "data-testid": `health-${i}` },
+        h("div", { class: `stat health${landed(`seat:${i}`, s.health) ? " damaged" : ""}`, "data-testid": `health-${i}` },
           h("span", { class: "label" }, "Health"), h("strong", {}, `${s.health}`), h("span", { class: "muted" }, ` / ${s.maxHealth}`),
           h("span", { class: "bar", role: "img", "aria-label": `${hp}% health` }, h("span", { style: `width:${hp}%` }))),
         h("div", { class: "stat mana", "data-testid": `mana-${i}` },
@@ -301,7 +389,7 @@ export function mount(root, ctx) {
       h("ul", { class: "statuses", "aria-label": `${whose(i)} statuses` }, st.length ? st.map((e) =>
         h("li", { class: `status-chip ${e.status}`, title: (statuses[e.status] && statuses[e.status].description) || "" }, statusText(e))) : h("li", { class: "muted" }, "no statuses")),
       h("div", { class: "board", role: "list", "aria-label": `${whose(i)} board` }, s.board.length
-        ? s.board.map((c) => h("div", { class: "duel-card unit", role: "listitem", "aria-label": cardLabel(c) }, cardFace(c)))
+        ? s.board.map((c) => h("div", { class: `duel-card unit${landed(`thing:${c.thing}`, c.health) ? " damaged" : ""}${seenUnits.has(c.thing) ? "" : " entering"}`, role: "listitem", "aria-label": cardLabel(c), "data-thing": c.thing }, cardFace(c)))
         : h("p", { class: "muted empty" }, "No units.")),
       mine ? null : h("div", { class: "backs", role: "img", "aria-label": `${who(i)} holds ${s.handCount} card${s.handCount === 1 ? "" : "s"}`, "data-testid": `hand-count-${i}` },
         Array.from({ length: Math.min(s.handCount, 10) }, () => h("span", { class: "back" })), h("span", { class: "muted" }, ` ${s.handCount} in hand`)),
@@ -315,9 +403,8 @@ export function mount(root, ctx) {
     frame.dataset.sequence = snap.sequence;
     frame.dataset.legal = legal ? legal.sequence : "";
     const canAct = seat != null && !over && !busy;
-    const preset = v.sequenceId;
-    meta.replaceChildren(`Preset `, h("strong", { "data-testid": "preset" }, preset), ` · phase `, h("strong", { "data-testid": "phase" }, v.phase),
-      ` · turn ${v.turn}, round ${v.round} · step ${v.step}`);
+    meta.replaceChildren(`Turn ${v.turn} · `, h("strong", { "data-testid": "phase" }, phaseName(v.phase)), " phase · ",
+      h("span", { "data-testid": "preset", title: PRESET_NOTES[v.sequenceId] || "" }, presetName(v.sequenceId)), PRESET_NOTES[v.sequenceId] ? `: ${PRESET_NOTES[v.sequenceId]}` : "");
     if (over) status.textContent = v.result ? resultText(v.result) : `The match is ${snap.status}.`;
     else if (seat == null) status.textContent = `Seat ${v.active}'s turn; seat ${v.priority} holds priority.`;
     else if (v.windowOpen) status.textContent = v.priority === seat ? "Response window: you hold priority." : "Response window: the opponent holds priority.";
@@ -334,11 +421,15 @@ export function mount(root, ctx) {
           ? "You hold priority: respond with a card marked “response”, or pass. When both seats pass in a row, the top of the stack resolves."
           : `${who(v.priority)} holds priority and may respond.`),
         h("ol", { class: "stack", "aria-label": "The stack, bottom first" }, v.stack.map((x, k) =>
-          h("li", {}, h("strong", {}, cardName(x.item.cardId)), ` (${who(x.seat)})`, k === v.stack.length - 1 ? h("span", { class: "badge" }, "top") : null))));
+          h("li", { class: "stack-card" }, cardArt(x.item.cardId, cards[x.item.cardId] || {}), h("strong", {}, cardName(x.item.cardId)), ` (${who(x.seat)})`, k === v.stack.length - 1 ? h("span", { class: "badge" }, "top") : null))));
     }
+    // Pass and End turn sit where the eye is: inside the response box while this seat must answer
+    const home = v.windowOpen && v.priority === seat && !windowBox.hidden ? windowBox : controlsHome;
+    if (seat != null && controls.parentElement !== home) home.append(controls);
 
     seatPanel(oppPanel, them);
     seatPanel(myPanel, me);
+    for (const st of v.seats) for (const u of st.board) seenUnits.add(u.thing);
 
     if (seat != null) {
       const hand = v.seats[seat].hand || [];
@@ -392,3 +483,73 @@ export function mount(root, ctx) {
     destroy() { clearTimeout(previewTimer); },
   };
 }
+
+// ---- the web module contract (web/registry.js) --------------------------------------------
+
+/** Replay frames: what the receipts establish (hands and decks are hidden; the setup is no receipt). */
+function duelFrames(entries, info) {
+  const content = info.content || {};
+  const rules = content.rules || {};
+  let st = { health: [rules.startingHealth ?? null, rules.startingHealth ?? null], turn: 1, active: 0, stack: [], result: null, phase: null };
+  const out = [st];
+  const stepsIn = (e) => e.kind === "effects" ? e.steps || [] : e.kind === "phase" ? (e.records || []).flatMap((r) => r.steps || r.effects || []) : [];
+  for (const { receipt } of entries) {
+    st = { ...st, health: st.health.slice(), stack: st.stack.slice() };
+    for (const e of receipt.events || []) {
+      for (const step of stepsIn(e)) {
+        if (step.subject === "health" && step.target && "seat" in step.target && step.after && "int" in step.after) st.health[step.target.seat] = step.after.int;
+      }
+      if (e.kind === "activationStarted") { st.turn = e.turn; st.active = e.seat; }
+      if (e.kind === "cardPlayed" && e.stacked) st.stack.push({ card: e.card, seat: e.seat });
+      if ((e.kind === "cardResolved" || e.kind === "cardFizzled") && st.stack.length) st.stack.pop();
+      if (e.kind === "activationEnded") st.stack = [];
+      if (e.kind === "phase") for (const r of e.records || []) if (r.kind === "Transition" || r.kind === "Entered") st.phase = r.to;
+      if (e.kind === "matchEnded") st.result = e.result;
+    }
+    out.push(st);
+  }
+  return out;
+}
+
+function drawDuelFrame(x, info) {
+  const cards = (info.content && info.content.cards) || {};
+  const words = duelWords({ cards, seat: info.viewerSeat });
+  const seatBox = (i) => {
+    const max = ((info.content || {}).rules || {}).startingHealth || 30;
+    const hp = x.health[i];
+    return h("div", { class: `duel-seat mini${x.active === i ? " active" : ""}` },
+      h("strong", {}, words.who(i)), x.active === i ? h("span", { class: "badge turn" }, "to act") : null,
+      h("div", { class: "stat health" }, h("span", { class: "label" }, "Health"), h("strong", {}, `${hp ?? "?"}`),
+        h("span", { class: "bar" }, h("span", { style: `width:${hp == null ? 0 : Math.max(0, Math.min(100, Math.round((100 * hp) / max)))}%` }))));
+  };
+  return h("div", { class: "duel-replay", "data-testid": "replay-summary", "aria-label": "The table at this step" },
+    seatBox(1),
+    h("div", { class: "play-area" }, h("p", {}, `Turn ${x.turn}${x.phase ? ` · ${phaseName(x.phase)} phase` : ""}`),
+      x.stack.length ? h("ol", { class: "stack" }, x.stack.map((it) => h("li", { class: "stack-card" }, cardArt(it.card, cards[it.card] || {}), h("strong", {}, words.cardName(it.card)), ` (${words.who(it.seat)})`)))
+        : h("p", { class: "muted" }, "Nothing on the stack."),
+      x.result ? h("p", { class: "result-line" }, words.resultText(x.result)) : null),
+    seatBox(0));
+}
+
+registerGame({
+  id: "duel",
+  title: "Duel",
+  blurb: "A card duel: mana, units, spells, and answers on the stack.",
+  order: 40,
+  seatName: (seat) => `Seat ${seat + 1}`,
+  mount,
+  describe: (r, info) => duelWords({ cards: (info.content && info.content.cards) || {}, seat: info.viewerSeat }).describeReceipt(r),
+  outcomeText: (o, info) => {
+    const w = (o && o.winners) || [];
+    if (!w.length) return o && o.kind ? "a draw" : "";
+    if (info && info.viewerSeat != null) return w.includes(info.viewerSeat) ? "you won" : "you lost";
+    return `seat ${w[0] + 1} won`;
+  },
+  lobby: {
+    needsContent: true,
+    quickSeats: () => [{ kind: "human" }, { kind: "bot", bot: "strong" }],
+    options: (gameInfo, content) => configPicker(content, gameInfo.defaultConfig),
+    art: () => h("div", { class: "art-fan" }, ["spark", "guard", "mend"].map((id, i) => h("span", { class: "fan-card", style: `--i:${i}` }, cardArt(id, { kind: i === 1 ? "unit" : "spell" })))),
+  },
+  replay: { needsContent: true, frames: duelFrames, draw: drawDuelFrame },
+});

@@ -1,8 +1,9 @@
-// The view of a game that has no module of its own yet (the hook for Duel, clover and a team's
-// own games): the view as JSON, the legal actions from `legal-actions`, a preview, and a box to
-// send any action as JSON.
+// The view of a game that has no web module of its own yet (registered as the fallback, id
+// "*"): the view as JSON, the legal actions from `legal-actions`, a preview, and a box to send
+// any action as JSON. A team's own game is playable with it from day one.
 
 import { h, say } from "./util.js";
+import { registerGame, playerName } from "./registry.js";
 
 export function mount(root, ctx) {
   const { session, client, matchId, seat } = ctx;
@@ -40,3 +41,13 @@ export function mount(root, ctx) {
     },
   };
 }
+
+/** A log line from the action alone: "Player 1: move", with its fields in words. */
+function describe(r, info = {}) {
+  const a = r.action || {};
+  const who = r.seat == null ? "The server" : playerName(info.game || "", r.seat, info);
+  const fields = Object.entries(a).filter(([k]) => k !== "type").map(([k, v]) => `${k} ${typeof v === "object" ? JSON.stringify(v) : v}`);
+  return `${who}: ${String(a.type || "move").replace(/_/g, " ").toLowerCase()}${fields.length ? ` (${fields.join(", ")})` : ""}`;
+}
+
+registerGame({ id: "*", mount, describe });

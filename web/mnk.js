@@ -1,175 +1,268 @@
-// Connect Four and Tic-Tac-Toe (the m,n,k games): the board as buttons (keyboard and screen
-// reader friendly), whose turn it is, the fair turn timer, a log of moves, timeouts, bots and
-// the result. Two browsers play live: each receipt arrives through the stream.
+// The m,n,k games' web module kernel (Connect Four and Tic-Tac-Toe share it, as they share the
+// rules' kernel): the board as buttons (keyboard and screen reader friendly) with a disc that
+// drops and a winning line drawn across the board, a clear turn banner in the seat's colour, the
+// fair turn timer, a log in words, and the replay frames rebuilt from `piecePlaced` events.
+// `web/connect4.js` and `web/tictactoe.js` register a game each through `registerMnk`.
 
-import { h, say, seatName } from "./util.js";
+import { h, s, say } from "./util.js";
+import { registerGame, playerName } from "./registry.js";
 
-function resultText(game, r) {
-  if (!r) return "";
-  switch (r.kind) {
-    case "won": return `${seatName(game, r.seat)} wins with ${r.line ? r.line.length : ""} in a row!`;
-    case "draw": return "Draw: the board is full.";
-    case "resigned": return `${seatName(game, r.seat)} resigned; ${seatName(game, r.seat ^ 1)} wins.`;
-    case "forfeited": return `${seatName(game, r.seat)} timed out ${r.timeouts} times in a row and forfeits; ${seatName(game, r.seat ^ 1)} wins.`;
-    default: return JSON.stringify(r);
+/** Tic-Tac-Toe's cells by name on a 3 × 3 board; other sizes say row and column. */
+function cellName(c, r, W, H) {
+  if (W === 3 && H === 3) {
+    const row = ["top", "middle", "bottom"][r], col = ["left", "centre", "right"][c];
+    return r === 1 && c === 1 ? "the centre" : `the ${row === "middle" ? col : col === "centre" ? row : `${row} ${col}`} square`;
   }
+  return `row ${r + 1}, column ${c + 1}`;
 }
 
-export function describeReceipt(game, r, seats = []) {
-  const who = (seat) => {
-    if (seat == null) return "The server";
-    const info = seats.find((x) => x.seat === seat);
-    return `${seatName(game, seat)}${info && info.kind === "bot" ? ` (bot ${info.bot})` : ""}`;
-  };
-  const a = r.action || {};
-  const parts = [];
-  if (a.type === "drop") parts.push(`${who(r.seat)} dropped a disc in column ${a.column + 1}`);
-  else if (a.type === "mark") parts.push(`${who(r.seat)} marked row ${a.cell[1] + 1}, column ${a.cell[0] + 1}`);
-  else if (a.type === "timeout") {
-    const ended = (r.events || []).find((e) => e.type === "turn" && e.event && e.event.type === "turnEnded");
-    const loser = ended && ended.event && (ended.event.seat ?? ended.event.player);
-    parts.push(`Timeout: ${loser != null ? `${seatName(game, loser)}'s` : "the"} turn ran out`);
-  } else if (a.type === "skip") parts.push(`${who(r.seat)} skipped`);
-  else if (a.type === "resign") parts.push(`${who(r.seat)} resigned`);
-  else parts.push(`${who(r.seat)}: ${JSON.stringify(a)}`);
-  const end = (r.events || []).find((e) => e.type === "matchEnded");
-  if (end) parts.push(`— ${resultText(game, end.result)}`);
-  return parts.join(" ");
-}
+/**
+ * Registers one m,n,k game: `pieces` are the seats' marks ("X"/"O") or null for discs, `names`
+ * the seats' names, `gravity` whether pieces drop (Connect Four).
+ */
+export function registerMnk({ id, title, blurb, order, names, pieces = null, gravity = false }) {
+  const seatName = (seat) => names[seat] ?? `Player ${seat + 1}`;
+  const game = id;
 
-export function mount(root, ctx) {
-  const { session, seat, game, client, matchId } = ctx;
-  const isC4 = game === "connect4";
-  let snap = ctx.snapshot;
-  let legal = null;
-  let cursor = 3;
-
-  const status = h("p", { class: "turn-status", "aria-live": "polite", "data-testid": "turn-status" });
-  const timer = h("p", { class: "timer", "aria-live": "off", "data-testid": "timer" });
-  const boardEl = h("div", { class: `mnk-board ${game}`, role: "grid", "aria-label": isC4 ? "Connect Four board" : "Tic-Tac-Toe board" });
-  const skipB = h("button", { type: "button", hidden: true, onclick: () => session.send({ type: "skip" }) }, "Skip turn");
-  const log = h("ol", { class: "log", "aria-label": "Moves", reversed: true });
-  root.append(h("div", { class: "mnk" },
-    h("div", { class: "mnk-main" }, status, timer, h("div", { class: "board-wrap" }, boardEl), skipB,
-      h("p", { class: "help muted" }, seat == null ? "You are watching." : isC4 ? "Click a column, or use ←/→ and Enter (or the keys 1–7) to drop a disc." : "Click a cell, or Tab to it and press Enter.")),
-    h("section", { class: "mnk-log", "aria-label": "Match log" }, h("h2", {}, "Log"), log)));
-
-  // the log from the beginning (as far as this viewer may see it)
-  client.timelineAll(matchId, 0).then((receipts) => {
-    for (const r of receipts) if (!log.querySelector(`[data-seq="${r.sequence}"]`)) addLog(r);
-  }).catch((e) => say(`Could not load the log: ${e.message}`, "warning"));
-
-  function addLog(r) {
-    const li = h("li", { "data-seq": r.sequence, value: r.sequence }, describeReceipt(game, r, snap.seats));
-    const after = [...log.children].find((x) => Number(x.dataset.seq) < r.sequence);
-    log.insertBefore(li, after || null);
+  function resultText(r, info = {}) {
+    if (!r) return "";
+    const who = (seat) => playerName(game, seat, info);
+    const wins = (seat) => (who(seat) === "You" ? "You win" : `${who(seat)} wins`);
+    switch (r.kind) {
+      case "won": return `${wins(r.seat)} with ${r.line ? r.line.length : ""} in a row!`;
+      case "draw": return "A draw: the board is full.";
+      case "resigned": return `${who(r.seat)} resigned. ${wins(r.seat ^ 1)}.`;
+      case "forfeited": return who(r.seat) === "You"
+        ? `You ran out of time ${r.timeouts} turns in a row and forfeit. ${wins(r.seat ^ 1)}.`
+        : `${who(r.seat)} ran out of time ${r.timeouts} turns in a row and forfeits. ${wins(r.seat ^ 1)}.`;
+      default: return "The game is over.";
+    }
   }
 
-  function myTurn() { return seat != null && snap.status === "active" && snap.view.toMove === seat; }
-
-  function play(col, row) {
-    if (!myTurn()) { say(snap.status !== "active" ? "The match is over." : "It is not your turn.", "warning"); return; }
-    session.send(isC4 ? { type: "drop", column: col } : { type: "mark", cell: [col, row] });
+  function describe(r, info = {}) {
+    const who = (seat) => (seat == null ? "The server" : playerName(game, seat, info));
+    const a = r.action || {};
+    const parts = [];
+    const placed = (r.events || []).find((e) => e.type === "piecePlaced");
+    if (a.type === "drop") parts.push(`${who(r.seat)} dropped a disc in column ${a.column + 1}`);
+    else if (a.type === "mark") parts.push(`${who(r.seat)} took ${cellName(a.cell[0], a.cell[1], info.width || 3, info.height || 3)}`);
+    else if (a.type === "timeout") {
+      const ended = (r.events || []).find((e) => e.type === "turn" && e.event && e.event.type === "turnEnded");
+      const loser = ended && ended.event && (ended.event.seat ?? ended.event.player);
+      parts.push(loser != null && who(loser) === "You" ? "Your time ran out" : `Time ran out for ${loser != null ? who(loser) : "the player to move"}`);
+    } else if (a.type === "skip") parts.push(`${who(r.seat)} skipped the turn`);
+    else if (/^clock/i.test(a.type || "")) parts.push(r.commandId === "clock-resumed:0" ? "Everyone is here: the clock starts" : "The clock resumed (the time the server was away did not count)");
+    else if (a.type === "resign") parts.push(`${who(r.seat)} resigned`);
+    else if (placed) parts.push(`${who(placed.seat)} played`);
+    else parts.push(`${who(r.seat)} moved`);
+    const end = (r.events || []).find((e) => e.type === "matchEnded");
+    if (end) parts.push(`— ${resultText(end.result, info)}`);
+    return parts.join(" ");
   }
 
-  function render() {
-    const v = snap.view;
-    const rows = v.rows;
+  /** The board drawn from its rows ("." empty, "0"/"1" a seat's piece). */
+  function drawBoard(rows, { line = [], interactive = false, fresh = null, onPlay = null, mine = false, seat = null, cursor = 3 } = {}) {
     const H = rows.length, W = rows[0].length;
-    const line = new Set(v.result && v.result.line ? v.result.line.map(([c, r]) => `${c},${r}`) : []);
-    const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.col + "," + document.activeElement.dataset.row : null;
-    const piece = (ch, c, r) => h("span", { class: `piece ${ch === "0" ? "p0" : ch === "1" ? "p1" : "empty"}${line.has(`${c},${r}`) ? " win" : ""}`, "aria-hidden": "true" }, isC4 ? "" : ch === "0" ? "X" : ch === "1" ? "O" : "");
-    const mine = myTurn();
-    if (isC4) {
-      boardEl.style.setProperty("--cols", W);
-      boardEl.replaceChildren(...Array.from({ length: W }, (_, c) => {
+    const onLine = new Set(line.map(([c, r]) => `${c},${r}`));
+    const board = h("div", { class: `mnk-board ${game}${interactive ? "" : " static"}${line.length ? " has-win" : ""}`, role: interactive ? "grid" : "img",
+      "aria-label": interactive ? `${title} board` : `${title} board: ${rows.join(" / ")}` });
+    board.style.setProperty("--cols", W);
+    board.style.setProperty("--rows", H);
+    const piece = (ch, c, r) => {
+      const cls = `piece ${ch === "0" ? "p0" : ch === "1" ? "p1" : "empty"}${onLine.has(`${c},${r}`) ? " win" : ""}${fresh && fresh[0] === c && fresh[1] === r ? " fresh" : ""}`;
+      const el = h("span", { class: cls, "aria-hidden": "true" }, pieces && ch !== "." ? pieces[Number(ch)] : "");
+      if (gravity && fresh && fresh[0] === c && fresh[1] === r) el.style.setProperty("--fall", `${r + 1}`);
+      return el;
+    };
+    if (gravity) {
+      for (let c = 0; c < W; c++) {
         const discs = rows.filter((row) => row[c] !== ".").length;
         const full = discs === H;
-        return h("button", {
+        const kids = rows.map((row, r) => { const p = piece(row[c], c, r); if (r === H - 1 - discs) p.classList.add("landing"); return p; });
+        board.append(interactive ? h("button", {
           type: "button", class: `column${c === cursor ? " cursor" : ""}`, "data-col": c, "data-row": "",
           "aria-label": `Column ${c + 1}: ${discs} disc${discs === 1 ? "" : "s"}${full ? ", full" : ""}`,
-          "aria-disabled": !mine || full ? "true" : "false",
-          onclick: () => { cursor = c; play(c); },
-        }, rows.map((row, r) => {
-          const p = piece(row[c], c, r);
-          if (r === H - 1 - discs) p.classList.add("landing"); // where a disc would land: shown on hover
-          return p;
-        }));
-      }));
+          "aria-disabled": !mine || full ? "true" : "false", onclick: () => onPlay(c),
+        }, kids) : h("div", { class: "column" }, kids));
+      }
     } else {
-      boardEl.style.setProperty("--cols", W);
-      const cells = [];
       for (let r = 0; r < H; r++) for (let c = 0; c < W; c++) {
         const ch = rows[r][c];
-        const name = ch === "0" ? "X" : ch === "1" ? "O" : "empty";
-        cells.push(h("button", {
+        const p = piece(ch, c, r);
+        board.append(interactive ? h("button", {
           type: "button", class: "cell", "data-col": c, "data-row": r, role: "gridcell",
-          "aria-label": `Row ${r + 1}, column ${c + 1}: ${name}`,
-          "aria-disabled": !mine || ch !== "." ? "true" : "false",
-          onclick: () => play(c, r),
-        }, piece(ch, c, r)));
+          "aria-label": `${cellName(c, r, W, H).replace(/^the /, "")}: ${ch === "." ? "empty" : pieces[Number(ch)]}`,
+          "aria-disabled": !mine || ch !== "." ? "true" : "false", onclick: () => onPlay(c, r),
+        }, p) : h("div", { class: "cell" }, p));
       }
-      boardEl.replaceChildren(...cells);
     }
-    if (focusKey) {
-      const again = [...boardEl.querySelectorAll("button")].find((b) => `${b.dataset.col},${b.dataset.row}` === focusKey);
-      if (again) again.focus();
+    if (line.length > 1) {
+      // the winning line, drawn across the board through the centres of its cells
+      const [a, b] = [line[0], line[line.length - 1]];
+      const svg = s("svg", { class: "win-line", viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "none", "aria-hidden": "true" },
+        s("line", { x1: a[0] + 0.5, y1: a[1] + 0.5, x2: b[0] + 0.5, y2: b[1] + 0.5, pathLength: 100, "vector-effect": "non-scaling-stroke" }));
+      board.append(svg);
     }
-    boardEl.classList.toggle("my-turn", mine);
-    boardEl.classList.toggle("me-p0", seat === 0);
-    boardEl.classList.toggle("me-p1", seat === 1);
-    if (snap.status !== "active") status.textContent = v.result ? resultText(game, v.result) : `The match is ${snap.status}.`;
-    else if (v.toMove == null) status.textContent = "Waiting…";
-    else {
-      const info = snap.seats.find((x) => x.seat === v.toMove);
-      status.textContent = mine ? `Your turn (${seatName(game, seat)}).` : `${seatName(game, v.toMove)}${info && info.kind === "bot" ? ` (bot ${info.bot})` : ""} to move.`;
-    }
-    status.className = `turn-status${mine ? " mine" : ""}${snap.status !== "active" ? " over" : ""}`;
-    status.dataset.toMove = v.toMove ?? "";
-    tick();
-    skipB.hidden = !(mine && legal && legal.actions.some((a) => a.kind === "skip"));
+    if (seat != null) board.classList.add(`me-p${seat}`);
+    board.classList.toggle("my-turn", mine);
+    return board;
   }
 
-  function tick() {
-    const t = session.timer();
-    if (!t) { timer.textContent = snap.status === "active" && snap.view.turnConfig ? `Turn config: ${snap.view.turnConfig} (no timer)` : ""; timer.className = "timer"; return; }
-    const secs = (t.remainingMs / 1000).toFixed(1);
-    const whose = snap.view.toMove === seat ? "You have" : `${seatName(game, snap.view.toMove)} has`;
-    timer.textContent = `Time: ${whose} ${secs} s`;
-    timer.title = `deadline tick ${t.deadlineTick}; estimated server tick ${session.serverTickNow()} + half round trip (${session.rttMs} ms) + input offset ${session.inputOffsetTicks}`;
-    timer.className = `timer${t.remainingMs < 5000 ? " low" : ""}`;
-  }
-  const interval = setInterval(tick, 100);
+  function mount(root, ctx) {
+    const { session, seat, client, matchId } = ctx;
+    let snap = ctx.snapshot;
+    let legal = null;
+    let cursor = 3;
+    let lastRows = null;
+    const info = () => ({ seats: snap.seats, viewerSeat: seat, width: snap.view.rows[0].length, height: snap.view.rows.length });
 
-  function onKey(ev) {
-    if (!isC4 || seat == null || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    const t = ev.target;
-    if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
-    if (/^[1-7]$/.test(ev.key)) { cursor = Number(ev.key) - 1; play(cursor); ev.preventDefault(); return; }
-    if (ev.key === "ArrowLeft" || ev.key === "ArrowRight") {
-      cursor = (cursor + (ev.key === "ArrowLeft" ? 6 : 1)) % 7;
-      const b = boardEl.querySelector(`[data-col="${cursor}"]`);
-      if (b) b.focus();
+    const status = h("div", { class: "turn-banner", "aria-live": "polite", "data-testid": "turn-status" });
+    const timer = h("p", { class: "timer", "aria-live": "off", "data-testid": "timer" });
+    const boardBox = h("div", { class: "board-wrap" });
+    const skipB = h("button", { type: "button", hidden: true, onclick: () => session.send({ type: "skip" }) }, "Skip turn");
+    const log = h("ol", { class: "log", "aria-label": "Moves", reversed: true });
+    const touch = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+    root.append(h("div", { class: "mnk" },
+      h("div", { class: "mnk-main" }, status, timer, boardBox, skipB,
+        h("p", { class: "help muted" }, seat == null ? "You are watching." : gravity
+          ? (touch ? "Tap a column to drop a disc." : "Click a column to drop a disc, or use ←/→ and Enter, or the keys 1–7.")
+          : (touch ? "Tap a square to take it." : "Click a square to take it, or Tab to it and press Enter."))),
+      h("section", { class: "mnk-log", "aria-label": "Moves so far" }, h("h2", {}, "Moves"), log)));
+
+    client.timelineAll(matchId, 0).then((receipts) => {
+      for (const r of receipts) if (!log.querySelector(`[data-seq="${r.sequence}"]`)) addLog(r);
+    }).catch((e) => say(`Could not load the moves so far: ${e.message}`, "warning"));
+
+    function addLog(r) {
+      const li = h("li", { "data-seq": r.sequence, value: r.sequence }, describe(r, info()));
+      const after = [...log.children].find((x) => Number(x.dataset.seq) < r.sequence);
+      log.insertBefore(li, after || null);
+    }
+
+    const myTurn = () => seat != null && snap.status === "active" && snap.view.toMove === seat;
+
+    function play(col, row) {
+      if (!myTurn()) { say(snap.status !== "active" ? "The game is over." : "Wait for your turn.", "warning"); return; }
+      session.send(gravity ? { type: "drop", column: col } : { type: "mark", cell: [col, row] });
+    }
+
+    function render() {
+      const v = snap.view;
+      const rows = v.rows;
+      // the piece that appeared since the last drawing falls into place (or pops in)
+      let fresh = null;
+      if (lastRows && lastRows.length === rows.length) {
+        for (let r = 0; r < rows.length && !fresh; r++) for (let c = 0; c < rows[r].length; c++) if (lastRows[r][c] === "." && rows[r][c] !== ".") { fresh = [c, r]; break; }
+      }
+      lastRows = rows;
+      const focusKey = document.activeElement && boardBox.contains(document.activeElement) ? `${document.activeElement.dataset.col},${document.activeElement.dataset.row}` : null;
+      const mine = myTurn();
+      boardBox.replaceChildren(drawBoard(rows, { line: v.result && v.result.line ? v.result.line : [], interactive: true, fresh, onPlay: (c, r) => { cursor = c; play(c, r); }, mine, seat, cursor }));
+      if (focusKey) [...boardBox.querySelectorAll("button")].find((b) => `${b.dataset.col},${b.dataset.row}` === focusKey)?.focus();
+
+      const to = v.toMove;
+      const chip = (st) => h("span", { class: `seat-chip p${st}${pieces ? " mark" : ""}`, "aria-hidden": "true" }, pieces ? pieces[st] : "");
+      if (snap.status !== "active") status.replaceChildren(h("span", { class: "banner-text" }, v.result ? resultText(v.result, info()) : "The game is over."));
+      else if (to == null) status.replaceChildren("Waiting…");
+      else status.replaceChildren(chip(to), h("span", { class: "banner-text" }, mine ? "Your turn" : `${playerName(game, to, info())} to move`));
+      status.className = `turn-banner${mine ? " mine" : ""}${snap.status !== "active" ? " over" : ""}${to != null ? ` p${to}` : ""}`;
+      status.dataset.toMove = to ?? "";
+      tick();
+      skipB.hidden = !(mine && legal && legal.actions.some((a) => a.kind === "skip"));
+    }
+
+    function tick() {
+      const t = session.timer();
+      if (!t) { timer.textContent = ""; timer.className = "timer"; return; }
+      const secs = (t.remainingMs / 1000).toFixed(1);
+      timer.textContent = snap.view.toMove === seat ? `You have ${secs} s` : `${playerName(game, snap.view.toMove, info())} has ${secs} s`;
+      timer.className = `timer${t.remainingMs < 5000 ? " low" : ""}`;
+    }
+    const interval = setInterval(tick, 100);
+
+    function onKey(ev) {
+      if (!gravity || seat == null || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+      const t = ev.target;
+      if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
+      const W = snap.view.rows[0].length;
+      if (/^[1-9]$/.test(ev.key) && Number(ev.key) <= W) { cursor = Number(ev.key) - 1; play(cursor); ev.preventDefault(); return; }
+      if (ev.key === "ArrowLeft" || ev.key === "ArrowRight") {
+        cursor = (cursor + (ev.key === "ArrowLeft" ? W - 1 : 1)) % W;
+        render();
+        boardBox.querySelector(`[data-col="${cursor}"]`)?.focus();
+        ev.preventDefault();
+      }
+    }
+    document.addEventListener("keydown", onKey);
+
+    async function refreshLegal() {
+      if (seat == null || snap.status !== "active") { legal = null; return; }
+      try { legal = await client.legalActions(matchId); } catch { legal = null; }
       render();
-      ev.preventDefault();
     }
-  }
-  document.addEventListener("keydown", onKey);
 
-  async function refreshLegal() {
-    if (seat == null || snap.status !== "active") { legal = null; return; }
-    try { legal = await client.legalActions(matchId); } catch { legal = null; }
-    render();
+    return {
+      update(next) { snap = next; render(); refreshLegal(); },
+      receipt(r) {
+        addLog(r);
+        if (r.action && r.action.type === "timeout") say(describe(r, info()), "warning");
+      },
+      destroy() { clearInterval(interval); document.removeEventListener("keydown", onKey); },
+    };
   }
 
-  return {
-    update(next) { snap = next; render(); refreshLegal(); },
-    receipt(r) {
-      addLog(r);
-      if (r.action && r.action.type === "timeout") say(describeReceipt(game, r, snap.seats), "warning");
-      const end = (r.events || []).find((e) => e.type === "matchEnded");
-      if (end) say(resultText(game, end.result));
+  /** Replay frames: the rows after each receipt, rebuilt from `piecePlaced`; the last one's line. */
+  function frames(entries, { file }) {
+    const size = { connect4: [7, 6], tictactoe: [3, 3] }[game] || [3, 3];
+    const cfg = (file && file.config) || {};
+    const W = cfg.width || size[0], H = cfg.height || size[1];
+    let rows = Array.from({ length: H }, () => ".".repeat(W));
+    const out = [{ rows, line: [] }];
+    for (const { receipt } of entries) {
+      rows = rows.slice();
+      let line = [];
+      for (const e of receipt.events || []) {
+        if (e.type === "piecePlaced") rows[e.row] = rows[e.row].slice(0, e.column) + String(e.seat) + rows[e.row].slice(e.column + 1);
+        if (e.type === "matchEnded" && e.result && e.result.line) line = e.result.line;
+      }
+      out.push({ rows, line });
+    }
+    return out;
+  }
+
+  registerGame({
+    id, title, blurb, order, seatName, mount, describe,
+    outcomeText: (o, info) => {
+      const w = (o && o.winners) || [];
+      if (o.kind === "draw") return "a draw";
+      if (!w.length) return "";
+      const who = playerName(game, w[0], info || {});
+      return `${who === "You" ? "you" : who} won${o.kind === "timeout" ? " on time" : o.kind === "resigned" ? " by resignation" : ""}`;
     },
-    destroy() { clearInterval(interval); document.removeEventListener("keydown", onKey); },
-  };
+    lobby: {
+      quickSeats: () => [{ kind: "human" }, { kind: "bot", bot: "strong" }],
+      options(gameInfo) {
+        const o = gameInfo.configOptions;
+        if (!o || !o.turnConfigs) return null;
+        const ids = Object.keys(o.turnConfigs);
+        const sel = h("select", { id: "turnConfig" }, ids.map((tc) => {
+          const c = o.turnConfigs[tc] || {};
+          const label = c.usesTimer ? `${tc[0].toUpperCase()}${tc.slice(1)}: ${Math.round(c.turnDurationTicks / 10)} s a move${c.isSkippable ? ", may skip" : ""}` : `${tc[0].toUpperCase()}${tc.slice(1)}: no clock`;
+          return h("option", { value: tc, selected: tc === o.defaultTurnConfig }, label);
+        }));
+        return { el: h("div", { class: "field" }, h("label", { for: "turnConfig" }, "Clock"), sel), value: () => ({ turnConfig: sel.value }) };
+      },
+      bots: (gameInfo) => [...new Set(["random", ...(gameInfo.bots || [])])],
+      art: () => {
+        const W = gravity ? 4 : 3, H = gravity ? 3 : 3;
+        const demo = gravity ? ["....", ".1..", "0110"].map((r) => r) : ["0.1", ".0.", "1.0"];
+        return drawBoard(demo.slice(0, H).map((r) => r.slice(0, W)), { line: gravity ? [] : [[0, 0], [1, 1], [2, 2]] });
+      },
+    },
+    replay: {
+      frames,
+      draw: (frame) => drawBoard(frame.rows, { line: frame.line }),
+    },
+  });
+  return { describe, drawBoard };
 }

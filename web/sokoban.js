@@ -1,14 +1,58 @@
 // Sokoban: the board as SVG (crisp at any size and pixel ratio), keyboard, click to walk
 // (walkTo), drag a box — or click it, then click a cell — to push it there (pushTo), counters,
 // the level picker with solved marks, the solved banner with its LURD, dead-square warnings.
+// Also: Hexoban boards (hex cells in the .hsb layout, six directions), the Hint button (the
+// server's node-bounded search; no receipt), the "still solvable?" warning from the game's
+// `deadlocked` events, undo after solving (moving on is the `finish` command), previous/next
+// level, and playing a pasted LURD solution step by step (an animated playback).
 
 import { Client } from "./api.js";
 import { h, s, say, saveToken, matchLink, solvedLevels, markSolved, copyText } from "./util.js";
+import { registerGame } from "./registry.js";
 
 const KEYS = {
   ArrowUp: "up", ArrowRight: "right", ArrowDown: "down", ArrowLeft: "left",
   w: "up", d: "right", s: "down", a: "left", W: "up", D: "right", S: "down", A: "left",
 };
+// Hexoban: w e / a d / z x are north-west, north-east / west, east / south-west, south-east.
+const HEX_KEYS = {
+  ArrowLeft: "left", ArrowRight: "right", a: "left", d: "right", w: "up_left", e: "up_right", z: "down_left", x: "down_right",
+  A: "left", D: "right", W: "up_left", E: "up_right", Z: "down_left", X: "down_right",
+};
+// Solution letters of each board (upper case pushes): LURD, and Hexoban's l r u n s d.
+const LETTERS = {
+  square: { l: "left", u: "up", r: "right", d: "down" },
+  hex: { l: "left", r: "right", u: "up_left", n: "up_right", s: "down_left", d: "down_right" },
+};
+const HEX_STEPS = [[-2, 0], [2, 0], [-1, -1], [1, -1], [-1, 1], [1, 1]];
+const SQUARE_STEPS = [[1, 0], [-1, 0], [0, 1], [0, -1]];
+// Hex geometry: a grid entry (x, y) is centred at (x / 2 + 1/2, y · √3/2 + 1/2); cells are
+// pointy-top hexagons one unit wide.
+const HEX_DY = Math.sqrt(3) / 2;
+const HEX_R = 1 / Math.sqrt(3);
+const hexCentre = (x, y) => [x / 2 + 0.5, y * HEX_DY + 0.5];
+function hexPoints(x, y, scale = 1) {
+  const [cx, cy] = hexCentre(x, y);
+  const pts = [];
+  for (let k = 0; k < 6; k++) {
+    const a = Math.PI / 6 + (k * Math.PI) / 3;
+    pts.push(`${(cx + Math.cos(a) * HEX_R * scale).toFixed(3)},${(cy + Math.sin(a) * HEX_R * scale).toFixed(3)}`);
+  }
+  return pts.join(" ");
+}
+
+/** The moves of a solution string in a board's letters, or the first bad character. */
+export function parseMoves(text, topology = "square") {
+  const letters = LETTERS[topology === "hex" ? "hex" : "square"];
+  const moves = [];
+  for (const [i, ch] of [...text].entries()) {
+    if (/\s/.test(ch)) continue;
+    const d = letters[ch.toLowerCase()];
+    if (!d) return { error: `character ${i + 1}: "${ch}" is not a move (${Object.keys(letters).join(" ")}, upper case for a push)` };
+    moves.push(d);
+  }
+  return { moves };
+}
 
 /** Collection + level selects, with ✓ on the levels this browser solved. */
 export function levelPicker(options, defaults = {}, idPrefix = "") {
@@ -33,7 +77,7 @@ export function levelPicker(options, defaults = {}, idPrefix = "") {
 }
 
 /** Parses XSB rows into cells; marks the inside (reachable from the player, boxes ignored). */
-export function parseBoard(rows, width, height) {
+export function parseBoard(rows, width, height, topology = "square") {
   const W = width || Math.max(...rows.map((r) => r.length));
   const H = height || rows.length;
   const cells = [];
@@ -54,11 +98,11 @@ export function parseBoard(rows, width, height) {
       const c = at(x, y);
       if (!c || c.wall || c.inside) continue;
       c.inside = true;
-      stack.push([x + 1, y], [x - 1, y], [x, y + 1], [x, y - 1]);
+      for (const [dx, dy] of topology === "hex" ? HEX_STEPS : SQUARE_STEPS) stack.push([x + dx, y + dy]);
     }
   }
   for (const c of cells) if (c.box || c.goal) c.inside = c.inside || !c.wall;
-  return { W, H, cells, player, at };
+  return { W, H, cells, player, at, hex: topology === "hex" };
 }
 
 export function mount(root, ctx) {
@@ -79,7 +123,10 @@ export function mount(root, ctx) {
   const dead = h("p", { class: "dead-warning", role: "status" });
   const banner = h("div", { class: "solved-banner", hidden: true, role: "status" });
   const svgWrap = h("div", { class: "board-wrap sokoban-wrap" });
-  const help = h("p", { class: "help muted" }, canPlay
+  const touch = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+  const help = h("p", { class: "help muted" }, canPlay && touch
+    ? "Tap a square to walk there · drag a box (or tap it, then a square) to push it there · the pad moves one step."
+    : canPlay
     ? "Arrows or WASD move · U/Z undo · R/Y redo · Backspace restart · click a cell to walk there · drag a box (or click it, then a cell) to push it there."
     : "You are watching: the board follows the player live.");
 
@@ -88,7 +135,11 @@ export function mount(root, ctx) {
       h("div", { class: "sokoban-top" }, title, counters),
       canPlay ? h("div", { class: "toolbar", role: "toolbar", "aria-label": "Sokoban controls" }, undoB, redoB, restartB,
         h("span", { class: "spacer" }), picker.el, goB) : null,
-      dead, banner, svgWrap, help));
+      dead, banner, svgWrap,
+      // on a touch screen the arrow keys are not there: a pad of the four moves under the board
+      canPlay ? h("div", { class: "dpad", role: "group", "aria-label": "Move" }, [["up", "▲"], ["left", "◀"], ["down", "▼"], ["right", "▶"]].map(([d, glyph]) =>
+        h("button", { type: "button", class: `dpad-${d}`, "data-move": d, "aria-label": `Move ${d}`, onclick: () => send({ type: "move", direction: d }) }, glyph))) : null,
+      help));
 
   // Load the collection sizes for the picker (from the games list) without blocking the board.
   new Client().games().then(({ games }) => {
@@ -169,7 +220,7 @@ export function mount(root, ctx) {
         // a click on a box: select it (click a cell next to push it there), or deselect
         selected = same(selected, c) ? null : c;
         render();
-        if (selected) say(`Box at (${c[0]}, ${c[1]}) selected: click the cell to push it to.`);
+        if (selected) say("Box picked: now click the square to push it to.");
         return;
       }
       const cell = board().at(c[0], c[1]);
@@ -213,7 +264,7 @@ export function mount(root, ctx) {
       if (c.wall) layers.floor.append(s("rect", { x, y, width: 1, height: 1, class: "wall" }));
       else if (c.inside) {
         layers.floor.append(s("rect", { x, y, width: 1, height: 1, class: "floor" }));
-        if (deadSet.has(key) && !c.goal) layers.marks.append(s("path", { d: `M${x + 0.38} ${y + 0.38}L${x + 0.62} ${y + 0.62}M${x + 0.62} ${y + 0.38}L${x + 0.38} ${y + 0.62}`, class: "dead" }));
+        if (deadSet.has(key) && !c.goal) layers.marks.append(s("rect", { x: x + 0.06, y: y + 0.06, width: 0.88, height: 0.88, rx: 0.08, class: "dead" }));
       }
       if (c.goal) layers.marks.append(s("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.18, class: "goal" }));
       if (c.box) {
@@ -243,7 +294,7 @@ export function mount(root, ctx) {
     redoB.disabled = !v.canRedo || !live();
     restartB.disabled = (v.moves === 0 && !v.canUndo) || !live();
     dead.textContent = deadBoxes.length && !v.solved
-      ? `⚠ ${deadBoxes.length === 1 ? "A box is" : `${deadBoxes.length} boxes are`} on a dead square (${deadBoxes.map(([x, y]) => `${x},${y}`).join("; ")}): it can never reach a goal. Undo (U) or restart.`
+      ? `⚠ ${deadBoxes.length === 1 ? "A box is" : `${deadBoxes.length} boxes are`} stuck on a dead square (outlined in red): ${deadBoxes.length === 1 ? "it" : "they"} can never reach a goal. Undo or restart.`
       : "";
     dead.hidden = !dead.textContent;
     if (v.solved) {
@@ -273,10 +324,116 @@ export function mount(root, ctx) {
     update(next) { snap = next; render(); },
     receipt(r) {
       for (const e of r.events || []) {
-        if (e.type === "deadSquare") say(`A box was pushed onto a dead square at (${e.cell[0]}, ${e.cell[1]}); the level can't be solved from here. Undo with U.`, "warning");
+        if (e.type === "deadSquare") say("That box is stuck now: the level can't be solved from here. Undo to take the push back.", "warning");
         if (e.type === "solved") say(`Solved in ${e.moves} moves and ${e.pushes} pushes!`);
       }
     },
     destroy() { document.removeEventListener("keydown", onKey); },
   };
 }
+
+// ---- the web module contract (web/registry.js) --------------------------------------------
+
+const DIRS = { up: "up", down: "down", left: "left", right: "right" };
+
+/** A step of a replay in words. */
+function describe(r) {
+  const a = r.action || {};
+  const ev = r.events || [];
+  const moved = ev.filter((e) => e.type === "moved");
+  const pushes = moved.filter((e) => e.pushed).length;
+  const solved = ev.some((e) => e.type === "solved");
+  let text;
+  if (a.type === "move") text = `Moved ${DIRS[a.direction] || a.direction}${pushes ? ", pushing a box" : ""}`;
+  else if (a.type === "walkTo") text = `Walked ${moved.length} step${moved.length === 1 ? "" : "s"}`;
+  else if (a.type === "pushTo") text = `Pushed a box ${pushes} square${pushes === 1 ? "" : "s"}${moved.length > pushes ? ` (walking ${moved.length - pushes} step${moved.length - pushes === 1 ? "" : "s"} first)` : ""}`;
+  else if (a.type === "undo") text = "Undid the last move";
+  else if (a.type === "redo") text = "Redid a move";
+  else if (a.type === "restart") text = "Started the level again";
+  else text = "Moved";
+  return solved ? `${text} — solved!` : text;
+}
+
+/** The level's rows from a replay file's embedded bundle (or the fetched content). */
+function levelRows(file, content) {
+  const cfg = (file && file.config) || {};
+  const cols = content && content.collections;
+  const col = cols && cols.find((c) => c.id === cfg.collection);
+  const level = col && col.levels[(cfg.level || 1) - 1];
+  return level ? level.rows : null;
+}
+
+/** Replay frames: boxes and player after each receipt (undo entries are whole commands, as in the engine). */
+function frames(entries, { file, content }) {
+  const rows = levelRows(file, content);
+  if (!rows) return null;
+  const start = parseBoard(rows);
+  const W = start.W;
+  const startState = { boxes: new Set(start.cells.flatMap((c, i) => (c.box ? [i] : []))), player: start.player };
+  let cur = startState;
+  const undo = [], redo = [];
+  const out = [{ start, st: cur }];
+  for (const { receipt } of entries) {
+    const ev = receipt.events || [];
+    if (ev.some((e) => e.type === "undone")) { if (undo.length) { redo.push(cur); cur = undo.pop(); } }
+    else if (ev.some((e) => e.type === "redone")) { if (redo.length) { undo.push(cur); cur = redo.pop(); } }
+    else if (ev.some((e) => e.type === "restarted")) { undo.push(cur); redo.length = 0; cur = startState; }
+    else if (ev.some((e) => e.type === "moved")) {
+      undo.push(cur); redo.length = 0;
+      const next = { boxes: new Set(cur.boxes), player: cur.player };
+      for (const e of ev) if (e.type === "moved") {
+        if (e.pushed) { next.boxes.delete(e.pushed[0][1] * W + e.pushed[0][0]); next.boxes.add(e.pushed[1][1] * W + e.pushed[1][0]); }
+        next.player = e.player;
+      }
+      cur = next;
+    }
+    out.push({ start, st: cur });
+  }
+  return out;
+}
+
+function drawFrame(frame) {
+  if (!frame) return h("p", { class: "muted" }, "The level of this replay is not in its file.");
+  const { start, st } = frame;
+  const svg = s("svg", { class: "sokoban-board", viewBox: `0 0 ${start.W} ${start.H}`, role: "img", "aria-label": "Sokoban board at this step" });
+  svg.style.aspectRatio = `${start.W} / ${start.H}`;
+  const g = s("g", { "shape-rendering": "crispEdges" });
+  const things = s("g");
+  for (let y = 0; y < start.H; y++) for (let x = 0; x < start.W; x++) {
+    const c = start.at(x, y);
+    if (c.wall) g.append(s("rect", { x, y, width: 1, height: 1, class: "wall" }));
+    else if (c.inside) g.append(s("rect", { x, y, width: 1, height: 1, class: "floor" }));
+    if (c.goal) things.append(s("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.18, class: "goal" }));
+    if (st.boxes.has(y * start.W + x)) things.append(s("rect", { x: x + 0.1, y: y + 0.1, width: 0.8, height: 0.8, rx: 0.12, class: `box${c.goal ? " on-goal" : ""}` }));
+  }
+  if (st.player) things.append(s("circle", { cx: st.player[0] + 0.5, cy: st.player[1] + 0.5, r: 0.32, class: "player" }));
+  svg.append(g, things);
+  return svg;
+}
+
+registerGame({
+  id: "sokoban",
+  title: "Sokoban",
+  blurb: "Push every box onto a goal, in as few moves as you can.",
+  order: 10,
+  seatName: () => "Player",
+  mount,
+  describe,
+  outcomeText: (o) => (o && o.kind === "solved" ? "solved" : ""),
+  lobby: {
+    quickSeats: () => [{ kind: "human" }],
+    quickConfig: (info) => info.defaultConfig || undefined,
+    // a random walker never solves a level: Sokoban offers no bot seat
+    bots: () => [],
+    options: (info) => {
+      const built = levelPicker(info.configOptions, info.defaultConfig || {});
+      return { el: built.el, value: built.value };
+    },
+    art: () => drawFrame(frames([], { file: { config: { collection: "x", level: 1 } }, content: { collections: [{ id: "x", levels: [{ rows: ["#####", "#@$.#", "#####"] }] }] } })[0]),
+  },
+  replay: {
+    frames: (entries, info) => frames(entries, { file: info.file, content: info.content }),
+    draw: drawFrame,
+    needsContent: true,
+  },
+});

@@ -1,5 +1,5 @@
-// Small helpers shared by the pages: element building, local storage of tokens and solved
-// levels, links, messages.
+// Small helpers shared by the pages: element building, local storage of tokens, solved levels
+// and the player's name, links, messages, reading legal actions. Nothing here knows a game.
 
 /** `h("button", {class: "x", onclick}, "text", child)` → an element. */
 export function h(tag, attrs = {}, ...children) {
@@ -70,6 +70,34 @@ export function markSolved(collection, level, info) {
   writeJson(SOLVED, all);
 }
 
+// ---- the player's name and the matches this browser created ----------------------------------
+
+const NAME = "turnstile.name.v1";
+const CREATED = "turnstile.created.v1";
+
+/** The name this browser's player chose in the lobby ("" when none). */
+export function playerNameSaved() { return String(readJson(NAME, "") || ""); }
+export function savePlayerName(name) { writeJson(NAME, String(name || "").trim().slice(0, 24)); }
+
+/**
+ * The names shown at a match's table: this browser's player's name on its own seat. (The server
+ * keeps no names, so other people appear by their seat's name.)
+ */
+export function matchNames(matchId, seat) {
+  const name = playerNameSaved();
+  return seat != null && name ? { [seat]: name } : {};
+}
+
+/** Keeps the body a match was created with, so "Rematch" can create the same game again. */
+export function rememberCreate(matchId, body) {
+  const all = readJson(CREATED, {});
+  all[matchId] = body;
+  const keys = Object.keys(all);
+  for (const k of keys.slice(0, Math.max(0, keys.length - 50))) delete all[k];
+  writeJson(CREATED, all);
+}
+export function createBodyOf(matchId) { return readJson(CREATED, {})[matchId] || null; }
+
 // ---- links ---------------------------------------------------------------------------------
 
 export function matchLink(matchId, token) {
@@ -117,13 +145,6 @@ export async function copyText(text, what = "Copied") {
 export function shortRev(rev) {
   if (!rev) return "—";
   return rev.replace(/^sha256:/, "").slice(0, 12);
-}
-
-export function seatName(game, seat) {
-  if (game === "connect4") return seat === 0 ? "Red" : "Yellow";
-  if (game === "tictactoe") return seat === 0 ? "X" : "O";
-  if (game === "sokoban" || game === "clover") return "Player";
-  return `Seat ${seat}`;
 }
 
 // ---- legal actions -------------------------------------------------------------------------

@@ -8,7 +8,14 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { startServer, REPO } from "./harness.mjs";
 import { Client, MatchSession, fairRemainingTicks, ticksToMillis, readSse } from "../../web/api.js";
-import { scoreOf, stepRole } from "../../web/clover.js";
+import { scoreOf, stepRole, stepWords, handName, HANDS } from "../../web/clover.js";
+import { actionFrom, pickInRange } from "../../web/debug.js";
+import { gameOf, registeredGames } from "../../web/registry.js";
+import "../../web/connect4.js";
+import "../../web/tictactoe.js";
+import "../../web/duel.js";
+import "../../web/sokoban.js";
+import "../../web/generic.js";
 
 let server;
 before(async () => { server = await startServer(); });
@@ -109,4 +116,60 @@ test("clover: the page's reading of score steps ends on the receipt's chips and 
   assert.equal(chips, receipt.chips);
   assert.equal(mult, receipt.mult);
   assert.equal(Math.floor((chips * mult) / 10000), receipt.score);
+});
+
+test("clover's hand names read as words: \"Three of a kind\", never \"of akind\"", () => {
+  assert.equal(handName("threeOfAKind"), "Three of a kind");
+  assert.equal(handName("fourOfAKind"), "Four of a kind");
+  assert.equal(handName("fiveOfAKind"), "Five of a kind");
+  for (const id of HANDS) assert.doesNotMatch(handName(id), /akind|[A-Z].*[A-Z]/, id);
+});
+
+// The score steps in words: content names and numbers, no row numbers or operation names; and
+// the words follow the numbers (a chips step says by how much, a mult step × or +).
+test("clover: every score step of the calculator's receipt reads in words", () => {
+  const bin = process.env.TURNSTILE_BIN || join(REPO, "target", "debug", "turnstile");
+  const receipt = JSON.parse(execFileSync(bin, ["clover", "score", "--json", join(REPO, "games/clover/examples/flush.json")], { encoding: "utf8" }));
+  const names = { "joker:rose_pin": "Rose Pin", "boss:millstone": "The Millstone" };
+  const lines = receipt.steps.map((st) => stepWords(st, { nameOf: (ref) => names[ref] || null }));
+  for (const [i, { who, what }] of lines.entries()) {
+    const text = `${who}: ${what}`;
+    assert.doesNotMatch(text, /\brow\b|AddChips|AddMult|MulMult|BaseMult|HalveChips|HalveMult|Retrigger|ScaleSelf|Destroy|OnCard|undefined|null/, `step ${i}: ${text}`);
+  }
+  const base = receipt.steps.findIndex((st) => st.operation === "Base");
+  assert.deepEqual(lines[base], { who: "Flush", what: "base chips 0 → 50" });
+  const rose = receipt.steps.findIndex((st) => st.owner === "joker:rose_pin");
+  assert.equal(lines[rose].who, "Rose Pin");
+  assert.equal(lines[rose].what, "+3 mult (3 → 6)");
+  const glass = receipt.steps.findIndex((st) => st.owner === "enhancement:glass" && st.operation === "MulMult");
+  assert.match(lines[glass].what, /^×2 mult \(6 → 12\)$/);
+  const halved = receipt.steps.findIndex((st) => st.operation === "HalveChips");
+  assert.deepEqual(lines[halved], { who: "The Millstone", what: "chips halved (50 → 25)" });
+});
+
+test("the debug panel's bot step picks actions inside the legal ranges", () => {
+  let seed = 7;
+  const rand = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+  for (let i = 0; i < 200; i++) {
+    const v = pickInRange({ kind: "integer", min: 2, max: 5 }, rand);
+    assert.ok(Number.isInteger(v) && v >= 2 && v <= 5, `integer ${v}`);
+    const c = pickInRange({ kind: "cells", cells: [[0, 1], [2, 2]] }, rand);
+    assert.ok([[0, 1], [2, 2]].some((x) => x[0] === c[0] && x[1] === c[1]));
+  }
+  assert.deepEqual(actionFrom({ kind: "PLAY_CARD", params: [{ name: "hand", range: { kind: "oneOf", values: ["3"] } }] }), { type: "PLAY_CARD", hand: 3 });
+  assert.deepEqual(actionFrom({ kind: "drop", params: [{ name: "column", range: { kind: "integer", min: 4, max: 4 } }] }), { type: "drop", column: 4 });
+  assert.equal(actionFrom({ kind: "x", params: [{ name: "p", range: { kind: "oneOf", values: [] } }] }), null, "no value: no action");
+});
+
+test("each game's web module registers itself; the fallback names an unknown game", () => {
+  const ids = registeredGames().map((g) => g.id);
+  for (const id of ["sokoban", "connect4", "tictactoe", "duel", "clover"]) assert.ok(ids.includes(id), `${id} registered`);
+  assert.equal(gameOf("connect4").seatName(1), "Yellow");
+  assert.equal(gameOf("tictactoe").seatName(0), "X");
+  const nim = gameOf("nim");
+  assert.equal(nim.own, false);
+  assert.equal(nim.title, "Nim");
+  assert.equal(nim.seatName(0), "Player 1");
+  assert.match(nim.describe({ seat: 1, action: { type: "take", pile: 2, count: 3 } }, { game: "nim" }), /Player 2: take \(pile 2, count 3\)/);
+  assert.equal(typeof nim.mount, "function", "the generic view mounts it");
 });

@@ -4,6 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startServer, launchBrowser, newPage, screenshotPath, startCuttableProxy, REPO } from "./harness.mjs";
 import { Client } from "../../web/api.js";
@@ -41,28 +42,48 @@ async function dragBox(page, from, to) {
   await page.locator(`[data-cell="${to[0]},${to[1]}"][data-kind^="box"]`).waitFor({ state: "attached", timeout: T });
 }
 
-test("the lobby lists the games with their revisions", async () => {
+/** Opens the lobby's folded "More options" form (game, options, seed, seats). */
+async function openOptions(page) {
+  const more = page.locator("details.more-options");
+  await more.waitFor({ timeout: T });
+  if (!(await more.evaluate((d) => d.open))) await more.locator("summary").click();
+  await page.locator("#game").waitFor({ timeout: T });
+}
+
+test("the lobby: one click to play each game, options folded away", async () => {
   const { context, page } = await newPage(browser, problems);
   await page.goto(server.url + "/");
-  await page.getByRole("heading", { name: "Lobby" }).waitFor({ timeout: T });
+  await page.getByRole("heading", { name: "Play" }).waitFor({ timeout: T });
   const cards = page.locator("ul.games > li");
   await cards.nth(4).waitFor({ timeout: T });
   const text = await cards.allInnerTexts();
-  for (const game of ["Sokoban", "Connect Four", "Tic-Tac-Toe", "Duel", "clover"]) assert.ok(text.some((t) => t.includes(game)), `${game} listed`);
-  assert.ok(text.every((t) => /[0-9a-f]{12}/.test(t)), "each game shows its content revision");
+  for (const game of ["Sokoban", "Connect Four", "Tic-Tac-Toe", "Duel", "Clover"]) assert.ok(text.some((t) => t.includes(game)), `${game} listed`);
+  assert.ok(text.every((t) => !/[0-9a-f]{12}/.test(t)), "no revision hashes on the game cards");
+  // the options are folded away: the form is not shown until asked for
+  assert.equal(await page.locator("#game").isVisible(), false);
   await page.screenshot({ path: screenshotPath("lobby.png"), fullPage: true });
   await page.setViewportSize({ width: 390, height: 800 });
+  await openOptions(page);
   for (const id of ["duel", "clover"]) {
     await page.locator("#game").selectOption(id); // their options have long texts
     assert.ok(await fitsWidth(page), `the lobby with ${id}'s options fits 390 px`);
   }
   await page.screenshot({ path: screenshotPath("lobby-phone.png"), fullPage: true });
+  // one click: Connect Four against the strong bot, straight onto the board
+  await page.setViewportSize({ width: 1100, height: 800 });
+  await page.locator('.play-now[data-game="connect4"]').click();
+  await page.getByTestId("turn-status").filter({ hasText: "Your turn" }).waitFor({ timeout: T });
+  assert.match(await page.getByTestId("table-line").innerText(), /You play Red against Yellow \(strong bot\)/);
+  // the API link opens a readable page, not raw JSON
+  await page.getByRole("link", { name: "API" }).click();
+  await page.locator(".api-route", { hasText: "/commands" }).first().waitFor({ timeout: T });
   await context.close();
 });
 
 test("Sokoban: undo/redo keys, then solve Microban 1 by clicking a cell and dragging boxes", async () => {
   const { context, page } = await newPage(browser, problems);
   await page.goto(server.url + "/");
+  await openOptions(page);
   await page.locator("#game").selectOption("sokoban");
   await page.locator("#collection").selectOption("microban");
   await page.locator("#level").selectOption("1");
@@ -119,8 +140,10 @@ test("Sokoban: undo/redo keys, then solve Microban 1 by clicking a cell and drag
   await banner.getByRole("heading", { name: "Solved!" }).waitFor({ timeout: T });
 
   // the replay: 12 commands (walk, undo, redo, dead push, undo, 7 pushes); the board is rebuilt at each step
-  await page.getByRole("link", { name: "Replay viewer" }).click();
+  await page.getByRole("link", { name: "Replay" }).click();
   const label = page.getByTestId("step-label");
+  await label.filter({ hasText: "Step 0 of 12" }).waitFor({ timeout: T }); // a replay starts at the beginning
+  await page.getByRole("button", { name: "Last step" }).click();
   await label.filter({ hasText: "Step 12 of 12" }).waitFor({ timeout: T });
   assert.equal(await page.locator(".replay-board .box.on-goal").count(), 2);
   await page.locator("#scrub").fill("2"); // after the undo: the player is back on its start cell
@@ -138,12 +161,13 @@ test("Connect Four: two browsers play live to a win, then the replay viewer", as
   const a = await newPage(browser, problems);
   const b = await newPage(browser, problems);
   await a.page.goto(server.url + "/");
+  await openOptions(a.page);
   await a.page.locator("#game").selectOption("connect4");
   await a.page.locator("#seat-0").selectOption("human");
   await a.page.locator("#seat-1").selectOption("human");
   await a.page.getByRole("button", { name: "Create match" }).click();
-  const seat1Link = await a.page.locator('.created input.link').nth(1).inputValue();
-  const spectatorLink = await a.page.locator('.created input.link').nth(2).inputValue();
+  const seat1Link = await a.page.locator('.created input.link').nth(0).inputValue();
+  const spectatorLink = await a.page.locator('.created input.link').nth(1).inputValue();
   assert.match(seat1Link, /#\/match\/.+\?token=/);
   await a.page.locator('a.play[data-seat="0"]').click();
   // the second browser joins through the lobby's "join by link" form
@@ -171,7 +195,10 @@ test("Connect Four: two browsers play live to a win, then the replay viewer", as
     const other = who === a ? b : a;
     await other.page.locator(`ol.log li[data-seq="${i + 1}"]`).waitFor({ timeout: T });
   }
-  for (const p of [a.page, b.page, c.page]) await status(p).filter({ hasText: "Red wins" }).waitFor({ timeout: T });
+  await status(a.page).filter({ hasText: "You win" }).waitFor({ timeout: T });
+  for (const p of [b.page, c.page]) await status(p).filter({ hasText: "Red wins" }).waitFor({ timeout: T });
+  // the winning line stands out: a line drawn through it, its discs ringed
+  assert.equal(await a.page.locator(".mnk-board .win-line line").count(), 1);
   assert.equal(await c.page.locator(".mnk-board .piece.p1").count(), 3);
   await c.context.close();
   assert.equal(await b.page.locator(".mnk-board .piece.p0").count(), 4);
@@ -180,10 +207,16 @@ test("Connect Four: two browsers play live to a win, then the replay viewer", as
   await b.page.setViewportSize({ width: 390, height: 800 });
   await b.page.screenshot({ path: screenshotPath("connect4-yellow-phone.png"), fullPage: true });
 
-  // the replay viewer of the finished match
-  await a.page.getByRole("link", { name: "Replay viewer" }).click();
+  // the end offers a rematch
+  await a.page.getByRole("button", { name: "Rematch" }).waitFor({ timeout: T });
+
+  // the replay viewer of the finished match (the developer details shown with ~)
+  await a.page.getByRole("link", { name: "Replay" }).click();
   const label = a.page.getByTestId("step-label");
+  await label.filter({ hasText: "Step 0 of 7" }).waitFor({ timeout: T });
+  await a.page.getByRole("button", { name: "Last step" }).click();
   await label.filter({ hasText: "Step 7 of 7" }).waitFor({ timeout: T });
+  await a.page.keyboard.press("~");
   const last = await a.page.getByTestId("fingerprint").innerText();
   assert.match(last, /^sha256:[0-9a-f]{64}$/);
   await a.page.getByRole("button", { name: "Step back" }).click();
@@ -206,6 +239,7 @@ test("Connect Four: two browsers play live to a win, then the replay viewer", as
 test("Tic-Tac-Toe against the strong bot, with the turn timer shown", async () => {
   const { context, page } = await newPage(browser, problems);
   await page.goto(server.url + "/");
+  await openOptions(page);
   await page.locator("#game").selectOption("tictactoe");
   await page.locator("#turnConfig").selectOption("timed");
   await page.locator("#seat-1").selectOption("bot:strong");
@@ -215,27 +249,30 @@ test("Tic-Tac-Toe against the strong bot, with the turn timer shown", async () =
   await page.getByTestId("timer").filter({ hasText: /You have \d+\.\d s/ }).waitFor({ timeout: T });
   await page.locator('.mnk-board button[data-col="1"][data-row="1"]').click();
   // the bot answers: its move appears in the log, named as a bot
-  await page.locator("ol.log li", { hasText: "bot strong" }).first().waitFor({ timeout: T });
+  await page.locator("ol.log li", { hasText: "O (strong bot) took" }).first().waitFor({ timeout: T });
   await page.getByTestId("turn-status").filter({ hasText: "Your turn" }).waitFor({ timeout: T });
   await page.screenshot({ path: screenshotPath("tictactoe-vs-bot.png"), fullPage: true });
   // the replay of one's own running match: one's view of the timeline so far
-  await page.getByRole("link", { name: "Replay viewer" }).click();
-  await page.getByTestId("step-label").filter({ hasText: "Step 2 of 2" }).waitFor({ timeout: T });
-  assert.match(await page.locator("main .meta").first().innerText(), /running match/);
+  await page.getByRole("link", { name: "Replay" }).click();
+  // three steps: the clock's start (logged when X opened the board), X's move, the bot's
+  await page.getByTestId("step-label").filter({ hasText: "Step 0 of 3" }).waitFor({ timeout: T });
+  assert.match(await page.locator("ol.steps").innerText(), /Everyone is here: the clock starts/);
+  assert.match(await page.locator("main .lede").first().innerText(), /so far, as you saw them/);
   await context.close();
 });
 
 test("Tic-Tac-Toe blitz: timeouts are shown, then the forfeit", async () => {
   const { context, page } = await newPage(browser, problems);
   await page.goto(server.url + "/");
+  await openOptions(page);
   await page.locator("#game").selectOption("tictactoe");
   await page.locator("#turnConfig").selectOption("blitz");
   await page.getByRole("button", { name: "Create match" }).click();
   await page.locator('a.play[data-seat="0"]').click();
   await page.getByTestId("timer").filter({ hasText: /You have \d+\.\d s/ }).waitFor({ timeout: T });
   // nobody moves: each 3-second turn times out (the server submits Timeout), two in a row forfeit
-  await page.locator("ol.log li", { hasText: "Timeout: X's turn ran out" }).waitFor({ timeout: T });
-  await page.getByTestId("turn-status").filter({ hasText: "forfeits" }).waitFor({ timeout: 20000 });
+  await page.locator("ol.log li", { hasText: "Your time ran out" }).first().waitFor({ timeout: T });
+  await page.getByTestId("turn-status").filter({ hasText: "forfeit" }).waitFor({ timeout: 20000 });
   await page.screenshot({ path: screenshotPath("tictactoe-timeouts.png"), fullPage: true });
   await context.close();
 });
@@ -254,6 +291,7 @@ function pageToken(page) {
 test("clover: play a hand; the score shown is the resolution's", async () => {
   const { context, page } = await newPage(browser, problems);
   await page.goto(server.url + "/");
+  await openOptions(page);
   await page.locator("#game").selectOption("clover");
   await page.locator("#clover-deck").selectOption("plain");
   await page.locator("#seed").fill("browser-clover");
@@ -291,7 +329,7 @@ test("clover: play a hand; the score shown is the resolution's", async () => {
   assert.equal(Number(await shown.innerText()), score, "the page shows the resolution's score");
   assert.equal(previewed, score, "the preview foretold the same score");
   const handName = await page.getByTestId("hand-name").innerText();
-  assert.equal(handName.toLowerCase().replace(/ /g, ""), String(scored.hand).toLowerCase());
+  assert.equal(handName.toLowerCase().replace(/[ _]/g, ""), String(scored.hand).toLowerCase().replace(/[ _]/g, ""));
   // steps, when the receipt carries them, are listed in order and end on the score's chips and mult
   const steps = scored.steps || (typeof scored.score === "object" ? scored.score.steps : null);
   assert.ok(Array.isArray(steps) && steps.length > 0, "the receipt carries the score's steps");
@@ -308,7 +346,9 @@ test("clover: play a hand; the score shown is the resolution's", async () => {
 
   // the replay viewer summarizes each step: after the play, one hand with the receipt's score
   await page.setViewportSize({ width: 1100, height: 800 });
-  await page.getByRole("link", { name: "Replay viewer" }).click();
+  await page.getByRole("link", { name: "Replay" }).click();
+  await page.getByTestId("step-label").filter({ hasText: "Step 0 of 2" }).waitFor({ timeout: T });
+  await page.getByRole("button", { name: "Last step" }).click();
   await page.getByTestId("step-label").filter({ hasText: "Step 2 of 2" }).waitFor({ timeout: T });
   const summary = await page.getByTestId("replay-summary").innerText();
   assert.match(summary, /Hands played\s+1/);
@@ -327,6 +367,7 @@ async function cloverInShop() {
     const me = api.withToken(created.seats[0].token);
     const id = created.matchId;
     let seq = (await me.command(id, { action: { type: "selectBlind" }, expectedSequence: 0 })).sequence;
+    const plays = [];
     for (;;) {
       const { view } = await me.snapshot(id);
       if (view.phase !== "playing") break;
@@ -337,10 +378,11 @@ async function cloverInShop() {
         const e = (await me.preview(id, { type: "play", cards })).events.find((x) => x.type === "handScored");
         if (!best || e.score > best.score) best = { score: e.score, cards };
       }
+      plays.push(best.cards);
       seq = (await me.command(id, { action: { type: "play", cards: best.cards }, expectedSequence: seq })).sequence;
     }
     const { view } = await me.snapshot(id);
-    if (view.phase === "shop") return { matchId: id, token: created.seats[0].token, me, view };
+    if (view.phase === "shop") return { matchId: id, token: created.seats[0].token, me, view, seed: `browser-shop-${n}`, plays };
   }
   throw new Error("no seed beat the small blind");
 }
@@ -420,13 +462,14 @@ test("clover: a score with steps is shown step by step and ends on the receipt's
 test("Duel: priority-window against a bot — legal cards highlighted, preview on hover, respond or pass", async () => {
   const { context, page } = await newPage(browser, problems);
   await page.goto(server.url + "/");
+  await openOptions(page);
   await page.locator("#game").selectOption("duel");
   await page.locator("#preset").selectOption("priority-window");
   await page.locator("#seat-1").selectOption("bot:strong");
   await page.locator("#seed").fill("browser-duel");
   await page.getByRole("button", { name: "Create match" }).click();
   await page.locator('a.play[data-seat="0"]').click();
-  await page.getByTestId("preset").filter({ hasText: "priority-window" }).waitFor({ timeout: T });
+  await page.getByTestId("preset").filter({ hasText: "Priority window rules" }).waitFor({ timeout: T });
   await page.getByTestId("turn-status").filter({ hasText: "Your turn" }).waitFor({ timeout: T });
   // the opponent's hand is only a count of backs
   assert.match(await page.getByTestId("hand-count-1").getAttribute("aria-label"), /holds \d+ cards/);
@@ -458,7 +501,7 @@ test("Duel: priority-window against a bot — legal cards highlighted, preview o
   const pass = page.locator('[data-action="PASS_PRIORITY"][aria-disabled="false"]');
   await pass.hover(); // passing after the bot passed resolves the top of the stack
   await page.getByTestId("preview").filter({ hasText: "Pass priority would" }).waitFor({ timeout: T });
-  assert.match(await changes.innerText(), /Stack: empty|Phase: response_window → action/);
+  assert.match(await changes.innerText(), /Stack: empty|The response window closes/);
   await page.screenshot({ path: screenshotPath("duel.png"), fullPage: true });
   await pass.click();
   await page.locator("ol.log li", { hasText: "resolved" }).first().waitFor({ timeout: T });
@@ -510,11 +553,13 @@ test("Duel: priority-window against a bot — legal cards highlighted, preview o
   // the replay viewer: health per step from the receipts, the stack while a window was open
   await page.setViewportSize({ width: 1100, height: 800 });
   const health = (await page.getByTestId("health-1").innerText()).match(/Health\s*(\d+)/)[1];
-  await page.getByRole("link", { name: "Replay viewer" }).click();
+  await page.getByRole("link", { name: "Replay" }).click();
+  await page.getByTestId("step-label").filter({ hasText: /Step 0 of \d+/ }).waitFor({ timeout: T });
+  await page.getByRole("button", { name: "Last step" }).click();
   await page.getByTestId("step-label").filter({ hasText: /Step (\d+) of \1/ }).waitFor({ timeout: T });
-  assert.match(await page.getByTestId("replay-summary").innerText(), new RegExp(`seat 1: ${health}`));
+  assert.match(await page.getByTestId("replay-summary").innerText(), new RegExp(`Opponent[\\s\\S]*?Health\\s*${health}\\b`));
   await page.locator("#scrub").fill("1");
-  await page.getByTestId("replay-summary").filter({ hasText: /Stack\s*\S.*\(seat 0\)/ }).waitFor({ timeout: T });
+  await page.getByTestId("replay-summary").locator(".stack-card", { hasText: "(You)" }).waitFor({ timeout: T });
   await page.screenshot({ path: screenshotPath("replay-duel.png"), fullPage: true });
   await context.close();
 });
@@ -551,6 +596,283 @@ test("a dropped stream reconnects in the browser and resumes after the last sequ
     await context.close();
     proxy.close();
   }
+});
+
+
+// ---- what players see: no developer metadata, every game at both sizes ------------------------
+
+/**
+ * Developer metadata that must not appear on a player-facing page (outside the debug panel):
+ * match ids, tokens, revisions and fingerprints (hex runs), receipt sequences, score-step row
+ * numbers and the engine's operation / action / phase names.
+ */
+const TECH = [
+  [/\bm_[0-9a-z]{6,}/i, "a match id"], [/\btsk_[0-9a-f]{8,}/i, "a token"], [/sha256:/i, "a fingerprint"],
+  [/\b[0-9a-f]{12,}\b/i, "a revision or fingerprint"], [/\brev\b/i, "a revision"], [/\bsequence\b/i, "a sequence"],
+  [/·\s*row \d+|\brow \d+ ·/i, "a score-step row number"],
+  [/\b(AddChips|AddMult|MulMult|BaseMult|BaseChips|HalveChips|HalveMult|ScaleSelf|Retrigger|OnCardScored|OnHandPlayed)\b/, "an operation name"],
+  [/\b(PLAY_CARD|END_TURN|PASS_PRIORITY|selectBlind|skipBlind|leaveShop|response_window|walkTo|pushTo)\b/, "an action or phase id"],
+  [/\b(refresh-resources|draw-card)\b/, "a rule id"], [/akind\b/i, "“of akind”"], [/\bnull\b|\bundefined\b/, "null/undefined"],
+];
+
+/** The page's visible text without the debug panel (and without hidden parts). */
+async function playerText(page) {
+  return page.evaluate(() => {
+    const clone = document.body.cloneNode(true);
+    for (const el of clone.querySelectorAll(".debug-panel, [hidden], script, noscript, .sr-only")) el.remove();
+    const box = document.createElement("div");
+    box.style.position = "absolute"; box.style.left = "-99999px"; box.style.width = "1200px";
+    box.append(clone);
+    document.documentElement.append(box);
+    const text = box.innerText;
+    box.remove();
+    return text;
+  });
+}
+
+async function assertPlayerFacing(page, where) {
+  const text = await playerText(page);
+  for (const [re, what] of TECH) {
+    const m = text.match(re);
+    assert.ok(!m, `${where}: ${what} on a player page: “${m && text.slice(Math.max(0, m.index - 40), m.index + 40)}”`);
+  }
+}
+
+/** Whether two of the page's main boxes overlap (a layout broken on a phone). */
+async function overlapping(page, selectors) {
+  return page.evaluate((sels) => {
+    const boxes = sels.flatMap((sel) => [...document.querySelectorAll(sel)].filter((e) => e.offsetParent).map((e) => ({ sel, r: e.getBoundingClientRect() })));
+    const out = [];
+    for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+      const a = boxes[i].r, b = boxes[j].r;
+      if (a.width && b.width && a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) out.push(`${boxes[i].sel} × ${boxes[j].sel}`);
+    }
+    return out;
+  }, selectors);
+}
+
+/** Whether an element is entirely within the viewport. */
+async function onScreen(page, selector) {
+  return page.locator(selector).first().evaluate((e) => {
+    const r = e.getBoundingClientRect();
+    return r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight + 1 && r.right <= window.innerWidth + 1;
+  });
+}
+
+const SIZES = [["desktop", { width: 1280, height: 900 }], ["phone", { width: 390, height: 844 }]];
+const BOARDS = { sokoban: "svg.sokoban-board", connect4: ".mnk-board", tictactoe: ".mnk-board", duel: ".duel-main", clover: ".clover-bar" };
+
+for (const [size, viewport] of SIZES) {
+  test(`every game at ${viewport.width}×${viewport.height}: one click from the lobby, no developer metadata, screenshots`, async () => {
+    const { context, page } = await newPage(browser, problems, { viewport, ...(size === "phone" ? { hasTouch: true, isMobile: true } : {}) });
+    await page.goto(server.url + "/");
+    await page.locator(".play-now").nth(4).waitFor({ timeout: T });
+    assert.equal(await page.evaluate(() => window.scrollY), 0, "the lobby opens at its top");
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= viewport.width, "the lobby fits the width");
+    await assertPlayerFacing(page, `lobby (${size})`);
+    await page.screenshot({ path: screenshotPath(`lobby-${size}.png`), fullPage: true });
+    for (const game of ["sokoban", "connect4", "tictactoe", "duel", "clover"]) {
+      await page.goto(server.url + "/");
+      await page.locator(`.play-now[data-game="${game}"]`).click();
+      await page.locator(BOARDS[game]).first().waitFor({ timeout: T });
+      await page.locator("#conn").filter({ hasText: "live" }).waitFor({ timeout: T });
+      if (game === "clover") {
+        // into the first blind: the hand, then one card played; the score box must be in view after "Play hand"
+        await page.locator('[data-action="selectBlind"][aria-disabled="false"]').click();
+        await page.locator(".hand button.pcard").nth(4).waitFor({ timeout: T });
+        await page.locator(".hand button.pcard").first().click();
+        await page.locator('[data-action="play"][aria-disabled="false"]').click();
+        await page.getByTestId("hand-score").waitFor({ state: "attached", timeout: T });
+        await page.getByTestId("hand-score").waitFor({ timeout: T });
+        assert.ok(await onScreen(page, '[data-testid="score-box"] .tally'), `${size}: chips × mult on screen after Play hand`);
+      }
+      if (game === "duel") await page.locator(".duel-hand .duel-card").first().waitFor({ timeout: T });
+      if (game === "sokoban" && size === "phone") {
+        // no arrow keys on a phone: the on-screen pad moves the player (the default level's first move is down)
+        await page.locator('.dpad [data-move="down"]').click();
+        await page.getByTestId("moves").filter({ hasText: "1" }).waitFor({ timeout: T });
+        assert.match(await page.locator(".sokoban .help").innerText(), /Tap/, "the help speaks of taps on a touch screen");
+      }
+      if (game === "connect4" || game === "tictactoe") await page.getByTestId("turn-status").filter({ hasText: "Your turn" }).waitFor({ timeout: T });
+      await page.waitForTimeout(400); // let motion settle before the screenshot
+      // against the test's width, not innerWidth: a phone's layout viewport widens to fit overflow
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(wide <= viewport.width, `${game} fits ${viewport.width} px (the page is ${wide} px wide)`);
+      if (game !== "clover") assert.ok(await onScreen(page, BOARDS[game] === ".duel-main" ? ".duel-seat.them" : BOARDS[game]), `${size}: the ${game} board is on screen`);
+      const clash = await overlapping(page, [".match-head", ".turn-banner", ".mnk-board", ".mnk-log", "svg.sokoban-board", ".toolbar", ".duel-seat", ".play-area", ".duel-hand", ".clover-bar", ".score-box", ".hand"]);
+      assert.deepEqual(clash, [], `${size}: no boxes overlap on ${game}`);
+      await assertPlayerFacing(page, `${game} (${size})`);
+      await page.screenshot({ path: screenshotPath(`${game}-${size}.png`), fullPage: size === "desktop" });
+      // its replay, through the same module
+      await page.getByRole("link", { name: "Replay" }).click();
+      await page.getByTestId("step-label").waitFor({ timeout: T });
+      await assertPlayerFacing(page, `${game} replay (${size})`);
+      if (size === "desktop") await page.screenshot({ path: screenshotPath(`replay-${game}.png`), fullPage: true });
+    }
+    await page.goto(server.url + "/#/matches");
+    await page.locator("table.matches tbody tr").first().waitFor({ timeout: T });
+    await assertPlayerFacing(page, `my games (${size})`);
+    await context.close();
+  });
+}
+
+test("Tic-Tac-Toe: a timed clock waits for both players to open the board, shown to both", async () => {
+  const api = new Client({ base: server.url });
+  const created = await api.createMatch({ game: "tictactoe", config: { turnConfig: "timed" }, seats: [{ kind: "human" }, { kind: "human" }] });
+  const x = await newPage(browser, problems);
+  await x.page.goto(`${server.url}/#/match/${created.matchId}?token=${created.seats[0].token}`);
+  await x.page.getByTestId("clock-wait").filter({ hasText: "Waiting for O to open the board" }).waitFor({ timeout: T });
+  assert.equal(await x.page.getByTestId("timer").innerText(), "", "no time counts while O is away");
+  await x.page.waitForTimeout(2500); // O takes a while to come (the server waits up to 5 s)
+  assert.equal((await api.withToken(created.seats[0].token).snapshot(created.matchId)).sequence, 0, "nothing happened meanwhile");
+  const o = await newPage(browser, problems);
+  await o.page.goto(`${server.url}/#/match/${created.matchId}?token=${created.seats[1].token}`);
+  // both are here: the clock starts, logged, and both pages show the timer with the whole turn
+  for (const p of [x.page, o.page]) {
+    await p.locator("ol.log li", { hasText: "Everyone is here: the clock starts" }).waitFor({ timeout: T });
+    await p.getByTestId("clock-wait").waitFor({ state: "detached", timeout: T });
+  }
+  await x.page.getByTestId("timer").filter({ hasText: /You have \d+\.\d s/ }).waitFor({ timeout: T });
+  const secs = Number((await x.page.getByTestId("timer").innerText()).match(/(\d+\.\d) s/)[1]);
+  // "timed" turns last 15 s: had the clock run from creation, over 2.5 s would be gone
+  assert.ok(secs > 13, `the first turn's time starts when both are here (${secs} s of 15)`);
+  await o.page.getByTestId("timer").filter({ hasText: /X has \d+\.\d s/ }).waitFor({ timeout: T });
+  const { receipts } = await api.withToken(created.seats[0].token).timeline(created.matchId, 0);
+  assert.equal(receipts[0].commandId, "clock-resumed:0");
+  assert.equal(receipts[0].seat, null);
+  await x.page.screenshot({ path: screenshotPath("tictactoe-clock-started.png"), fullPage: true });
+  await x.context.close();
+  await o.context.close();
+});
+
+test("the replay viewer starts at the beginning and autoplays at the chosen speed", async () => {
+  const api = new Client({ base: server.url });
+  const created = await api.createMatch({ game: "connect4", seats: [{ kind: "human" }, { kind: "human" }] });
+  const red = api.withToken(created.seats[0].token), yellow = api.withToken(created.seats[1].token);
+  let seq = 0;
+  for (const [who, col] of [[red, 3], [yellow, 3], [red, 4], [yellow, 4]]) seq = (await who.command(created.matchId, { action: { type: "drop", column: col }, expectedSequence: seq })).sequence;
+  const { context, page } = await newPage(browser, problems);
+  await page.goto(`${server.url}/#/replay/${created.matchId}?token=${created.seats[0].token}`);
+  const label = page.getByTestId("step-label");
+  await label.filter({ hasText: "Step 0 of 4" }).waitFor({ timeout: T });
+  assert.equal(await page.locator(".replay-board .piece.p0, .replay-board .piece.p1").count(), 0, "the start: an empty board");
+  await page.locator("#replay-speed").selectOption({ label: "Very fast" });
+  await page.getByTestId("autoplay").click();
+  await label.filter({ hasText: "Step 4 of 4" }).waitFor({ timeout: T });
+  assert.equal(await page.locator(".replay-board .piece.p0").count(), 2);
+  assert.match(await page.getByTestId("step-line").innerText(), /Yellow dropped a disc in column 5/);
+  await page.getByTestId("autoplay").filter({ hasText: "Play" }).waitFor({ timeout: T }); // stopped at the end
+  await context.close();
+});
+
+test("the debug panel: ~ opens it; legal actions, send JSON, a bot step, time travel, export and import", async () => {
+  const api = new Client({ base: server.url });
+  const created = await api.createMatch({ game: "connect4", seats: [{ kind: "human" }, { kind: "bot", bot: "random" }] });
+  const { context, page } = await newPage(browser, problems, { acceptDownloads: true, allowStatus: [422] });
+  await page.goto(`${server.url}/#/match/${created.matchId}?token=${created.seats[0].token}`);
+  await page.getByTestId("turn-status").filter({ hasText: "Your turn" }).waitFor({ timeout: T });
+  await assertPlayerFacing(page, "connect4 before the panel");
+  await page.keyboard.press("~");
+  const panel = page.getByTestId("debug-panel");
+  await panel.waitFor({ timeout: T });
+  assert.equal(await page.getByTestId("debug-match-id").innerText(), created.matchId, "the panel names the match");
+  assert.match(await page.getByTestId("debug-view-fingerprint").innerText(), /^sha256:[0-9a-f]{64}$/);
+  // legal actions, and any action sent as JSON
+  await panel.getByRole("tab", { name: "Actions" }).click();
+  await page.getByTestId("debug-legal").locator("li", { hasText: "drop" }).waitFor({ timeout: T });
+  await page.locator("#debug-action").fill('{"type":"drop","column":0}');
+  await page.getByTestId("debug-send").click();
+  await page.getByTestId("debug-out").filter({ hasText: "Accepted: sequence 1" }).waitFor({ timeout: T });
+  await page.getByTestId("turn-status").filter({ hasText: "Your turn" }).waitFor({ timeout: T }); // the bot answered
+  // a refused action shows the server's code, and changes nothing
+  await page.locator("#debug-action").fill('{"type":"drop","column":99}');
+  await panel.getByRole("button", { name: "Preview" }).click();
+  await page.getByTestId("debug-out").locator(".error").waitFor({ timeout: T });
+  // a bot step plays a legal move for this seat
+  await page.getByTestId("debug-bot-step").click();
+  await page.getByTestId("debug-out").filter({ hasText: "Accepted: sequence 3" }).waitFor({ timeout: T });
+  await page.getByTestId("turn-status").filter({ hasText: "Your turn" }).waitFor({ timeout: T });
+  const discs = await page.locator("main .mnk-board .piece.p0, main .mnk-board .piece.p1").count();
+  assert.equal(discs, 4);
+  // time travel: back to step 1 redraws one disc in the panel; the match keeps its four
+  await panel.getByRole("tab", { name: "Log" }).click();
+  await page.getByTestId("debug-travel-label").filter({ hasText: "live · step 4 of 4" }).waitFor({ timeout: T });
+  for (let i = 0; i < 3; i++) await page.getByTestId("debug-back").click();
+  await page.getByTestId("debug-travel-label").filter({ hasText: "step 1 of 4" }).waitFor({ timeout: T });
+  assert.equal(await page.getByTestId("debug-board").locator(".piece.p0, .piece.p1").count(), 1);
+  assert.equal(await page.locator("main .mnk-board .piece.p0, main .mnk-board .piece.p1").count(), 4, "the match did not change");
+  assert.match(await page.getByTestId("debug-fingerprint").innerText(), /^sha256:/);
+  await page.getByTestId("debug-forward").click();
+  assert.equal(await page.getByTestId("debug-board").locator(".piece.p0, .piece.p1").count(), 2);
+  // export the replay, then import it: the viewer opens it
+  await panel.getByRole("tab", { name: "Replay" }).click();
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("debug-export").click()]);
+  const file = JSON.parse(readFileSync(await download.path(), "utf8"));
+  assert.equal(file.game, "connect4");
+  assert.equal(file.entries.length, 4);
+  await page.getByTestId("debug-import").setInputFiles({ name: "m.replay.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(file)) });
+  await page.getByTestId("step-label").filter({ hasText: "Step 0 of 4" }).waitFor({ timeout: T });
+  assert.match(await page.locator("main .lede").innerText(), /imported file/);
+  await page.screenshot({ path: screenshotPath("debug-panel.png"), fullPage: true });
+  await context.close();
+});
+
+test("?debug=1 opens the panel on a match page", async () => {
+  const api = new Client({ base: server.url });
+  const created = await api.createMatch({ game: "sokoban", seats: [{ kind: "human" }] });
+  const { context, page } = await newPage(browser, problems);
+  await page.goto(`${server.url}/#/match/${created.matchId}?token=${created.seats[0].token}&debug=1`);
+  await page.getByTestId("debug-panel").waitFor({ timeout: T });
+  await page.getByTestId("debug-sequence").filter({ hasText: "0" }).waitFor({ timeout: T });
+  await page.getByTestId("debug-panel").getByRole("tab", { name: "View" }).click();
+  assert.match(await page.getByTestId("debug-view").innerText(), /"collection": "microban"/);
+  await page.screenshot({ path: screenshotPath("debug-panel-sokoban.png"), fullPage: false });
+  await context.close();
+});
+
+test("the debug panel shows the full state once the match has ended", async () => {
+  const api = new Client({ base: server.url });
+  const created = await api.createMatch({ game: "connect4", seats: [{ kind: "human" }, { kind: "human" }] });
+  await api.withToken(created.seats[0].token).resign(created.matchId);
+  const { context, page } = await newPage(browser, problems);
+  await page.goto(`${server.url}/#/match/${created.matchId}?token=${created.seats[1].token}&debug=1`);
+  await page.getByTestId("debug-panel").getByRole("tab", { name: "View" }).click();
+  await page.getByTestId("debug-load-state").click();
+  await page.getByTestId("debug-full-state").waitFor({ timeout: T });
+  assert.match(await page.getByTestId("debug-full-state").innerText(), /\{/);
+  await page.getByRole("button", { name: "Rematch" }).waitFor({ timeout: T });
+  await context.close();
+});
+
+test("clover: the hand sorts by rank or suit; a beaten blind shows its cash-out", async () => {
+  const shop = await cloverInShop();
+  // the same seed again, played by the API while the page watches: the page sees the blind beaten
+  const api = new Client({ base: server.url });
+  const created = await api.createMatch({ game: "clover", seats: [{ kind: "human" }], seed: shop.seed });
+  const { context, page } = await newPage(browser, problems);
+  await page.goto(`${server.url}/#/match/${created.matchId}?token=${created.seats[0].token}`);
+  await page.locator('[data-action="selectBlind"][aria-disabled="false"]').click();
+  await page.locator(".hand button.pcard").nth(7).waitFor({ timeout: T });
+  const ranks = async () => page.locator(".hand button.pcard").evaluateAll((els) => els.map((e) => e.getAttribute("aria-label")));
+  const byRank = await ranks();
+  const value = (label) => ({ A: 14, K: 13, Q: 12, J: 11 }[label.match(/^(\w+)/)[1]] || Number(label.match(/^(\d+)/)?.[1] || 0));
+  assert.deepEqual(byRank.map(value), byRank.map(value).slice().sort((a, b) => b - a), "sorted by rank, high first");
+  await page.locator('[data-sort="suit"]').click();
+  const bySuit = await ranks();
+  const suits = bySuit.map((l) => l.match(/[♠♥♣♦]/)?.[0]);
+  const runs = suits.filter((x, i) => i === 0 || x !== suits[i - 1]);
+  assert.equal(new Set(runs).size, runs.length, "each suit together");
+  const me = api.withToken(created.seats[0].token);
+  let seq = 1;
+  for (const cards of shop.plays) seq = (await me.command(created.matchId, { action: { type: "play", cards }, expectedSequence: seq })).sequence;
+  const cash = page.getByTestId("cash-out");
+  await cash.waitFor({ timeout: 30000 });
+  assert.match(await page.getByTestId("payout").innerText(), /^\+\$\d+$/);
+  await assertPlayerFacing(page, "clover cash-out");
+  await page.screenshot({ path: screenshotPath("clover-cash-out.png"), fullPage: true });
+  await page.locator('[data-action="cashOut"]').click();
+  await page.locator('[aria-label="Offers"] .offer').first().waitFor({ timeout: T });
+  await context.close();
 });
 
 test("no errors in the pages", () => {

@@ -10,7 +10,7 @@
 //   SCREENSHOTS        where screenshots go (default: <repo>/target/screenshots)
 
 import { spawn } from "node:child_process";
-import { mkdtempSync, mkdirSync, readFileSync, existsSync, rmSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, existsSync, rmSync, readdirSync, statSync } from "node:fs";
 import { createServer, request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join, dirname, resolve, extname } from "node:path";
@@ -50,7 +50,8 @@ export async function startServer() {
   const dir = mkdtempSync(join(tmpdir(), "turnstile-browser-"));
   const port = await freePort();
   let output = "";
-  const child = spawn(bin, ["serve", "--addr", `127.0.0.1:${port}`, "--database", join(dir, "test.db")], { stdio: ["ignore", "pipe", "pipe"] });
+  // a short fair-start wait, so the tests see a timed match's clock start by itself too
+  const child = spawn(bin, ["serve", "--addr", `127.0.0.1:${port}`, "--database", join(dir, "test.db"), "--clock-start-wait", "5"], { stdio: ["ignore", "pipe", "pipe"] });
   child.stdout.on("data", (d) => { output += d; });
   child.stderr.on("data", (d) => { output += d; });
   const backend = `http://127.0.0.1:${port}`;
@@ -81,6 +82,13 @@ async function diskProxy(backendPort) {
   const proxy = createServer((req, res) => {
     const path = req.url.split("?")[0];
     const file = path === "/" ? "index.html" : path.slice(1);
+    if (req.method === "GET" && file === "web-files.json") {
+      // the binary's list of its embedded files, from disk (web.rs serves the same shape)
+      const files = readdirSync(web).filter((f) => !f.startsWith(".") && statSync(join(web, f)).isFile()).sort();
+      res.writeHead(200, { "content-type": "application/json", "cache-control": "no-cache" });
+      res.end(JSON.stringify({ files }));
+      return;
+    }
     if (req.method === "GET" && !path.startsWith("/api/") && !file.includes("..") && existsSync(join(web, file))) {
       res.writeHead(200, { "content-type": TYPES[extname(file)] || "application/octet-stream", "cache-control": "no-cache" });
       res.end(readFileSync(join(web, file)));

@@ -348,6 +348,17 @@ fn card_text(card: &Card) -> String {
     }
 }
 
+/// The deck as the web client shows it: during a blind the cards left to draw of the deck's
+/// size ("43 / 52"), the draws going down as cards are drawn; between blinds (nothing drawn
+/// yet) the deck's size alone.
+fn deck_counter(phase: Phase, left: u32, size: u32) -> String {
+    if phase == Phase::Playing {
+        format!("{left} / {size}")
+    } else {
+        size.to_string()
+    }
+}
+
 fn numbered<T>(items: &[T], text: impl Fn(&T) -> String) -> String {
     if items.is_empty() {
         return "none".into();
@@ -379,7 +390,11 @@ fn render(view: &CloverView, catalog: &Content) -> String {
     };
     s.push_str(&format!(
         "\n— ante {}, {where_} — ${} — hands {}, discards {}, deck {}\n",
-        view.ante, view.money, view.hands_left, view.discards_left, view.deck_size
+        view.ante,
+        view.money,
+        view.hands_left,
+        view.discards_left,
+        deck_counter(view.phase, view.deck_count, view.deck_size)
     ));
     s.push_str(&format!(
         "  jokers: {}\n",
@@ -521,6 +536,8 @@ mod tests {
     #[test]
     fn seats_are_one_human_or_the_bot() {
         assert_eq!(parse_seats(&[]).unwrap(), Player::Human);
+        assert_eq!(deck_counter(Phase::Playing, 44, 52), "44 / 52");
+        assert_eq!(deck_counter(Phase::SelectBlind, 0, 52), "52");
         assert_eq!(parse_seats(&args(&["0=bot"])).unwrap(), Player::Bot);
         assert_eq!(parse_seats(&args(&["0=bot:greedy"])).unwrap(), Player::Bot);
         for bad in ["1=bot", "0=bot:strong", "bot"] {

@@ -1,14 +1,15 @@
 //! `turnstile play duel [--preset classic-style|hearthstone-style|priority-window]`: Duel in
-//! the terminal, line by line. It shows the seat's own view only (hand with indices, both
-//! boards, health, mana, statuses, phase, priority and stack), and every command goes to a real
-//! `Match` through the one resolver, as on the server; `bot:strong` is the registry's
+//! the terminal, line by line. It shows the seat's own view only (the hand numbered from 1 with
+//! each card's name, cost, kind and text; both boards, health, mana, statuses, phase, priority
+//! and stack), in the cards' names as the web client words them, and every command goes to a
+//! real `Match` through the one resolver, as on the server; `bot:strong` is the registry's
 //! [`StrongDuelBot`].
 
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
 use turnstile_core::{CommandEnvelope, Game, Seat, Viewer};
-use turnstile_duel::{Duel, DuelAction, DuelConfig, DuelEvent, DuelView};
+use turnstile_duel::{CardKind, Duel, DuelAction, DuelConfig, DuelContent, DuelEvent, DuelView};
 use turnstile_runtime::{Bot, Match, MatchSpec, RandomBot, SeatSpec, DEFAULT_TICK_RATE};
 use turnstile_samples::StrongDuelBot;
 
@@ -36,7 +37,7 @@ pub fn run(players: [&'static str; 2], seed: &str, preset: Option<String>) -> Ou
         players[0], players[1]
     );
     println!(
-        "Commands: p N (play hand card N), e (end turn), s (pass priority), r (resign), q (quit)."
+        "Commands: p N (play card N of your hand, counted from 1), e (end turn), s (pass priority), r (resign), q (quit)."
     );
     let mut bots: [Option<Box<dyn Bot<Duel>>>; 2] = [None, None];
     for (i, who) in players.iter().enumerate() {
@@ -65,14 +66,22 @@ pub fn run(players: [&'static str; 2], seed: &str, preset: Option<String>) -> Ou
                 Some(a) => {
                     println!(
                         "seat {seat} (bot) plays {}",
-                        describe(&a, &game.view(Viewer::Referee), seat)
+                        describe(
+                            &a,
+                            &game.view(Viewer::Referee),
+                            seat,
+                            &game.bundle().content
+                        )
                     );
                     a
                 }
                 None => return Outcome::check_failed("a bot found no legal action"),
             }
         } else {
-            print!("{}", render(&game.view(Viewer::Seat(seat)), seat));
+            print!(
+                "{}",
+                render(&game.view(Viewer::Seat(seat)), seat, &game.bundle().content)
+            );
             print!("seat {seat}> ");
             let _ = io::stdout().flush();
             let Some(Ok(line)) = lines.next() else {
@@ -81,7 +90,7 @@ pub fn run(players: [&'static str; 2], seed: &str, preset: Option<String>) -> Ou
             match parse(&line) {
                 Parsed::Quit => return Outcome::ok(),
                 Parsed::Unknown => {
-                    println!("? p N, e, s, r or q");
+                    println!("? p N (a card of your hand, from 1), e, s, r or q");
                     continue;
                 }
                 Parsed::Action(a) => a,
@@ -110,7 +119,7 @@ pub fn run(players: [&'static str; 2], seed: &str, preset: Option<String>) -> Ou
                 for e in &accepted.receipt.events {
                     if let Some(line) = Duel::redact_event(&bundle.content, e, viewer)
                         .as_ref()
-                        .and_then(narrate)
+                        .and_then(|e| narrate(e, &bundle.content))
                     {
                         println!("  {line}");
                     }
@@ -130,9 +139,11 @@ enum Parsed {
 fn parse(line: &str) -> Parsed {
     let mut words = line.split_whitespace();
     match (words.next(), words.next()) {
-        (Some("p"), Some(n)) => n.parse().map_or(Parsed::Unknown, |hand| {
-            Parsed::Action(DuelAction::PlayCard { hand })
-        }),
+        // people count the hand from 1; the action's index is from 0
+        (Some("p"), Some(n)) => match n.parse::<u16>() {
+            Ok(k) if k >= 1 => Parsed::Action(DuelAction::PlayCard { hand: k - 1 }),
+            _ => Parsed::Unknown,
+        },
         (Some("e"), None) => Parsed::Action(DuelAction::EndTurn),
         (Some("s"), None) => Parsed::Action(DuelAction::PassPriority),
         (Some("r"), None) => Parsed::Action(DuelAction::Resign),
@@ -141,28 +152,60 @@ fn parse(line: &str) -> Parsed {
     }
 }
 
-fn describe(action: &DuelAction, view: &DuelView, seat: Seat) -> String {
+/// A card's name from the content (its id when the content lacks it).
+fn card_name(content: &DuelContent, id: &str) -> String {
+    content
+        .cards
+        .get(id)
+        .map_or_else(|| id.replace('_', " "), |c| c.name.clone())
+}
+
+/// A card as a line of the hand: "Spark (1 mana, spell): Deal 2 damage to the opponent."
+fn card_line(content: &DuelContent, id: &str) -> String {
+    let Some(c) = content.cards.get(id) else {
+        return id.replace('_', " ");
+    };
+    let kind = match c.kind {
+        CardKind::Spell => "spell".to_owned(),
+        CardKind::Unit => format!("unit {}/{}", c.attack.unwrap_or(0), c.health.unwrap_or(0)),
+    };
+    let response = if c.tag_list().any(|t| t == "response") {
+        ", response"
+    } else {
+        ""
+    };
+    let text = if c.text.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", c.text)
+    };
+    format!("{} ({} mana, {kind}{response}){text}", c.name, c.cost)
+}
+
+fn describe(action: &DuelAction, view: &DuelView, seat: Seat, content: &DuelContent) -> String {
     match action {
-        DuelAction::PlayCard { hand } => {
-            let card = view.seats[usize::from(seat.0)]
-                .hand
-                .as_ref()
-                .and_then(|h| h.get(usize::from(*hand)))
-                .map_or("?", |c| c.card_id.as_str());
-            format!("card {card}")
-        }
-        other => other.action_type().to_lowercase(),
+        DuelAction::PlayCard { hand } => view.seats[usize::from(seat.0)]
+            .hand
+            .as_ref()
+            .and_then(|h| h.get(usize::from(*hand)))
+            .map_or_else(|| "a card".to_owned(), |c| card_line(content, &c.card_id)),
+        DuelAction::EndTurn => "end turn".to_owned(),
+        DuelAction::PassPriority => "pass".to_owned(),
+        other => other.action_type().to_lowercase().replace('_', " "),
     }
 }
 
-fn narrate(event: &DuelEvent) -> Option<String> {
+fn narrate(event: &DuelEvent, content: &DuelContent) -> Option<String> {
+    let name = |id: &str| card_name(content, id);
     Some(match event {
         DuelEvent::ActivationStarted { seat, turn, .. } => format!("turn {turn}: seat {seat}"),
         DuelEvent::CardDrawn { seat, card } => match card {
-            Some(c) => format!("seat {seat} draws {c}"),
+            Some(c) => format!("seat {seat} draws {}", name(c)),
             None => format!("seat {seat} draws a card"),
         },
-        DuelEvent::CardBurned { seat, card } => format!("seat {seat} burns {card} (hand full)"),
+        DuelEvent::CardBurned { seat, card } => {
+            format!("seat {seat} burns {} (hand full)", name(card))
+        }
         DuelEvent::Fatigue { seat, damage } => {
             format!("seat {seat}'s deck is empty: {damage} fatigue")
         }
@@ -173,14 +216,15 @@ fn narrate(event: &DuelEvent) -> Option<String> {
             ..
         } => {
             format!(
-                "seat {seat} plays {card}{}",
+                "seat {seat} plays {}{}",
+                name(card),
                 if *stacked { " (on the stack)" } else { "" }
             )
         }
-        DuelEvent::CardResolved { card, .. } => format!("{card} resolves"),
-        DuelEvent::CardFizzled { card, .. } => format!("{card} fizzles"),
+        DuelEvent::CardResolved { card, .. } => format!("{} resolves", name(card)),
+        DuelEvent::CardFizzled { card, .. } => format!("{} fizzles", name(card)),
         DuelEvent::PriorityPassed { seat, holder } => {
-            format!("seat {seat} passes; seat {holder} has priority")
+            format!("seat {seat} passes; seat {holder} may answer")
         }
         DuelEvent::UnitAttacked {
             seat,
@@ -189,10 +233,13 @@ fn narrate(event: &DuelEvent) -> Option<String> {
             damage,
             ..
         } => match defender {
-            Some(unit) => format!("seat {seat}'s {card} strikes unit #{unit} for {damage}"),
-            None => format!("seat {seat}'s {card} strikes the opponent for {damage}"),
+            Some(_) => format!("seat {seat}'s {} strikes a unit for {damage}", name(card)),
+            None => format!(
+                "seat {seat}'s {} strikes the opponent for {damage}",
+                name(card)
+            ),
         },
-        DuelEvent::UnitDied { seat, card, .. } => format!("seat {seat}'s {card} dies"),
+        DuelEvent::UnitDied { seat, card, .. } => format!("seat {seat}'s {} dies", name(card)),
         DuelEvent::StatusExpired { seat, status } => format!("{status} on seat {seat} expires"),
         DuelEvent::Resigned { seat } => format!("seat {seat} resigns"),
         DuelEvent::MatchEnded { result } => format!("match over: {}", result.kind),
@@ -200,18 +247,15 @@ fn narrate(event: &DuelEvent) -> Option<String> {
     })
 }
 
-fn render(view: &DuelView, seat: Seat) -> String {
+fn render(view: &DuelView, seat: Seat, content: &DuelContent) -> String {
     let mut out = String::new();
     out.push_str(&format!(
-        "\n— turn {} (round {}), seat {} to act, phase `{}` of `{}`, step {}{}\n",
+        "\n— turn {}, seat {} to act, {} phase{}\n",
         view.turn,
-        view.round,
         view.active,
-        view.phase,
-        view.sequence_id,
-        view.step,
+        view.phase.replace('_', " "),
         if view.window_open {
-            format!(", response window open, priority: seat {}", view.priority)
+            format!(", response window open: seat {} may answer", view.priority)
         } else {
             String::new()
         }
@@ -219,7 +263,8 @@ fn render(view: &DuelView, seat: Seat) -> String {
     for entry in &view.stack {
         out.push_str(&format!(
             "  stack: {} (seat {})\n",
-            entry.item.card_id, entry.seat
+            card_name(content, &entry.item.card_id),
+            entry.seat
         ));
     }
     for (i, s) in view.seats.iter().enumerate() {
@@ -232,7 +277,7 @@ fn render(view: &DuelView, seat: Seat) -> String {
         let board: Vec<String> = s
             .board
             .iter()
-            .map(|u| format!("{} #{} ({} health)", u.card_id, u.thing, u.health))
+            .map(|u| format!("{} ({} health)", card_name(content, &u.card_id), u.health))
             .collect();
         out.push_str(&format!(
             "  seat {i}{}: health {}/{}, mana {}/{}, hand {}, deck {}, board [{}], statuses [{}]\n",
@@ -253,7 +298,11 @@ fn render(view: &DuelView, seat: Seat) -> String {
     }
     if let Some(hand) = &view.seats[usize::from(seat.0)].hand {
         for (i, c) in hand.iter().enumerate() {
-            out.push_str(&format!("    [{i}] {}\n", c.card_id));
+            out.push_str(&format!(
+                "    {}. {}\n",
+                i + 1,
+                card_line(content, &c.card_id)
+            ));
         }
     }
     out
@@ -272,6 +321,26 @@ mod tests {
             let outcome = run(["bot:random", "bot:strong"], "cli", Some(preset.to_owned()));
             assert_eq!(outcome.code, 0, "{preset}: {:?}", outcome.message);
         }
+    }
+
+    #[test]
+    fn the_hand_is_typed_from_1_and_shown_with_names_costs_and_text() {
+        assert!(matches!(
+            parse("p 1"),
+            Parsed::Action(DuelAction::PlayCard { hand: 0 })
+        ));
+        assert!(matches!(
+            parse("p 3"),
+            Parsed::Action(DuelAction::PlayCard { hand: 2 })
+        ));
+        assert!(matches!(parse("p 0"), Parsed::Unknown), "0 is no card");
+        let bundle = turnstile_duel::bundled().expect("content");
+        let (id, card) = bundle.content.cards.iter().next().expect("a card");
+        let line = card_line(&bundle.content, id);
+        assert!(line.starts_with(&card.name), "{line}");
+        assert!(line.contains(&format!("{} mana", card.cost)), "{line}");
+        assert!(line.contains(&card.text), "{line}");
+        assert_eq!(card_line(&bundle.content, "no_such_card"), "no such card");
     }
 
     #[test]

@@ -18,6 +18,7 @@ mod replay_cmd;
 mod serve_cmd;
 mod sokoban_cmd;
 mod sokoban_file;
+mod sokoban_solve;
 mod sokoban_tui;
 
 use clap::{Parser, Subcommand};
@@ -41,7 +42,9 @@ enum Command {
         command: CloverCommand,
     },
     /// Play a game in the terminal: connect4, tictactoe, duel or clover. Seats are numbered
-    /// from 0; each `--seat N=human|bot:random|bot:strong` (default human; clover: `0=bot`).
+    /// from 0, as in the API; cards and options you type count from 1. Every seat is a person
+    /// unless `--seat N=bot:random|bot:strong` says otherwise (clover has one seat; `--seat 0=bot`
+    /// lets its greedy bot play the run).
     Play {
         /// connect4, tictactoe, duel or clover.
         game: String,
@@ -61,7 +64,7 @@ enum Command {
         #[arg(long)]
         replay: Option<PathBuf>,
     },
-    /// Sokoban level collections: play, check, verify.
+    /// Sokoban level collections: play, check, verify, solve, optimize.
     Sokoban {
         #[command(subcommand)]
         command: SokobanCommand,
@@ -103,6 +106,14 @@ enum Command {
         /// This node's id in leases (default: `local` on SQLite, random on PostgreSQL).
         #[arg(long)]
         node_id: Option<String>,
+        /// Development mode: the debug panel may show a running match's full state (never on
+        /// a public server: it reveals hands and decks).
+        #[arg(long)]
+        dev: bool,
+        /// Seconds a timed match's clock waits for every human seat to open the board before
+        /// it starts anyway.
+        #[arg(long, default_value_t = 30)]
+        clock_start_wait: u64,
     },
     /// Bounded load against a server on this machine; prints commands/s and latency as JSON.
     Loadtest {
@@ -179,6 +190,71 @@ enum SokobanCommand {
         #[arg(long)]
         replay_out: Option<PathBuf>,
     },
+    /// Solve levels: per level, solved or not, the LURD solution, moves, pushes, time, nodes.
+    /// Exit 0 when every level asked for is solved, 1 otherwise.
+    Solve {
+        /// An XSB collection or a numeric-grid level file.
+        file: PathBuf,
+        /// Only this level, from 1 in file order (default: every level, with a progress bar).
+        #[arg(long)]
+        level: Option<u32>,
+        /// Solve for the fewest pushes or moves (proven optimal; for small levels).
+        #[arg(long, value_enum)]
+        optimal: Option<sokoban_solve::Metric>,
+        /// One JSON object per level on standard output.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        budget: SolverBudget,
+    },
+    /// Shorten a LURD solution: loops cut, walks re-planned, then an optimal search bounded by
+    /// it. Exit 0 with the (verified) best solution found, 1 if the given one does not solve.
+    Optimize {
+        /// An XSB collection or a numeric-grid level file.
+        file: PathBuf,
+        /// The level, from 1 in file order.
+        #[arg(long)]
+        level: u32,
+        /// The solution to shorten, in LURD.
+        #[arg(long)]
+        solution: String,
+        /// What to minimize (the other count breaks ties).
+        #[arg(long, value_enum, default_value = "moves")]
+        metric: sokoban_solve::Metric,
+        /// Print the result as JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        budget: SolverBudget,
+    },
+}
+
+/// The solver's budget flags.
+#[derive(clap::Args)]
+struct SolverBudget {
+    /// Seconds per level.
+    #[arg(long, default_value_t = 10)]
+    time_limit: u64,
+    /// Parallel searches per level (a portfolio of strategies; results may differ run to run).
+    #[arg(long, default_value_t = 1)]
+    threads: u32,
+    /// Memory for the search's tables, in GiB (e.g. 2 or 0.5); running out is "not solved".
+    #[arg(long, default_value = "1")]
+    memory_limit: String,
+    /// Nodes per level and thread (default: no limit but time and memory).
+    #[arg(long)]
+    nodes: Option<u64>,
+}
+
+impl SolverBudget {
+    fn budget(self) -> sokoban_solve::Budget {
+        sokoban_solve::Budget {
+            time_limit: self.time_limit,
+            nodes: self.nodes,
+            memory_limit: self.memory_limit,
+            threads: self.threads,
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -263,6 +339,27 @@ fn main() -> ExitCode {
                 solution,
                 replay_out,
             } => sokoban_cmd::verify(&file, level, &solution, replay_out.as_deref()),
+            SokobanCommand::Solve {
+                file,
+                level,
+                optimal,
+                json,
+                budget,
+            } => sokoban_solve::solve(&sokoban_solve::SolveArgs {
+                file: &file,
+                level,
+                budget: budget.budget(),
+                optimal,
+                json,
+            }),
+            SokobanCommand::Optimize {
+                file,
+                level,
+                solution,
+                metric,
+                json,
+                budget,
+            } => sokoban_solve::optimize(&file, level, &solution, metric, &budget.budget(), json),
         },
         Command::Replay {
             command: ReplayCommand::Verify { file },
@@ -306,6 +403,8 @@ fn main() -> ExitCode {
             create_rate,
             trust_forwarded_for,
             node_id,
+            dev,
+            clock_start_wait,
         } => serve_cmd::run(serve_cmd::ServeArgs {
             addr,
             database,
@@ -315,6 +414,8 @@ fn main() -> ExitCode {
             create_rate,
             trust_forwarded_for,
             node_id,
+            dev,
+            clock_start_wait,
         }),
         Command::Loadtest {
             addr,

@@ -25,6 +25,10 @@ pub struct ServeArgs {
     pub trust_forwarded_for: bool,
     /// This node's id in leases.
     pub node_id: Option<String>,
+    /// Development mode: running matches' full state through `GET .../state`.
+    pub dev: bool,
+    /// Seconds a timed match's clock waits for its people before it starts anyway.
+    pub clock_start_wait: u64,
 }
 
 async fn shutdown_signal() {
@@ -73,7 +77,15 @@ pub fn run(args: ServeArgs) -> Outcome {
             store.describe(),
             store.backend()
         );
+        let hints = turnstile_server::Hints::default().with(
+            "sokoban",
+            std::sync::Arc::new(|view: &serde_json::Value, budget: u64| {
+                turnstile_samples::sokoban_hint(view, budget)
+                    .map_err(|(code, message)| turnstile_server::HintRefusal { code, message })
+            }),
+        );
         let config = ServerConfig {
+            hints,
             admin_token: args.admin_token,
             cors_origins: args.cors_origins,
             command_rate: if args.command_rate == 0 {
@@ -94,6 +106,8 @@ pub fn run(args: ServeArgs) -> Outcome {
             },
             trust_forwarded_for: args.trust_forwarded_for,
             node_id: args.node_id,
+            dev: args.dev,
+            clock_start_wait: std::time::Duration::from_secs(args.clock_start_wait),
             ..ServerConfig::default()
         };
         let server =

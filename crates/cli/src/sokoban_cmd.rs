@@ -146,6 +146,9 @@ pub fn verify(path: &Path, level: u32, solution: &str, replay_out: Option<&Path>
         if let Err(e) = written {
             return Outcome::input(format!("cannot write {}: {e}", out.display()));
         }
+        // say where it went: a relative path lands in the current folder, which surprises
+        let shown = std::fs::canonicalize(out).unwrap_or_else(|_| out.to_path_buf());
+        eprintln!("replay written to {}", shown.display());
     }
     let view = m.view(turnstile_core::Viewer::Seat(Seat(0)));
     let name = format!(
@@ -157,14 +160,22 @@ pub fn verify(path: &Path, level: u32, solution: &str, replay_out: Option<&Path>
         Some(why) => Outcome::check_failed(format!("{name}: not solved: {why}")),
         None if view.solved => {
             println!(
-                "{name}: solved in {} moves, {} pushes",
-                view.moves, view.pushes
+                "{name}: solved in {}, {}",
+                counted(view.moves, "move", "moves"),
+                counted(view.pushes, "push", "pushes")
             );
             Outcome::ok()
         }
         None => Outcome::check_failed(format!(
-            "{name}: not solved after {} moves, {} pushes",
-            view.moves, view.pushes
+            "{name}: not solved after {}, {}",
+            counted(view.moves, "move", "moves"),
+            counted(view.pushes, "push", "pushes")
         )),
     }
+}
+
+/// "1 push", "2 pushes": a count with its noun in the right number.
+pub(crate) fn counted(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
 }

@@ -8,9 +8,7 @@ use crate::exit::Outcome;
 use std::path::Path;
 use std::sync::Arc;
 use turnstile_core::ContentBundle;
-use turnstile_sokoban::{
-    parse_collection, parse_numeric, Level, LevelError, SokobanConfig, SokobanContent,
-};
+use turnstile_sokoban::{parse_level_file, Level, LevelError, SokobanConfig, SokobanContent};
 
 /// A level file, parsed.
 pub struct LevelFile {
@@ -22,33 +20,13 @@ pub struct LevelFile {
     pub bundle: Arc<ContentBundle<SokobanContent>>,
 }
 
-/// Whether a text is the seed's numeric grid rather than XSB: every non-blank line holds only
-/// digits, minus signs, commas and spaces, and some line holds a comma.
-fn is_numeric(text: &str) -> bool {
-    let mut comma = false;
-    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
-        if !line
-            .chars()
-            .all(|c| c.is_ascii_digit() || matches!(c, '-' | ',' | ' '))
-        {
-            return false;
-        }
-        comma |= line.contains(',');
-    }
-    comma
-}
-
 impl LevelFile {
     /// Reads and parses a file (an I/O error is exit code 3).
     pub fn read(path: &Path) -> Result<LevelFile, Outcome> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| Outcome::input(format!("cannot read {}: {e}", path.display())))?;
         let name = path.display().to_string();
-        let levels = if is_numeric(&text) {
-            vec![parse_numeric(&text, &name)]
-        } else {
-            parse_collection(&text, &name).levels
-        };
+        let levels = parse_level_file(&text, &name).levels;
         let id = path
             .file_stem()
             .and_then(|s| s.to_str())

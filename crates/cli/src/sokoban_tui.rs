@@ -119,13 +119,27 @@ enum Intent {
     Nothing,
 }
 
-fn intent(key: KeyEvent) -> Intent {
+/// What a key means; a Hexoban board (`hex`) moves with w e / a d / z x for its six
+/// directions (north-west, north-east, west, east, south-west, south-east).
+fn intent(key: KeyEvent, hex: bool) -> Intent {
     let mv = |direction| Intent::Act(SokobanAction::Move { direction });
+    let hex_move = |c: char| match c.to_ascii_lowercase() {
+        'w' => Some(Direction::UpLeft),
+        'e' => Some(Direction::UpRight),
+        'a' => Some(Direction::Left),
+        'd' => Some(Direction::Right),
+        'z' => Some(Direction::DownLeft),
+        'x' => Some(Direction::DownRight),
+        _ => None,
+    };
     match key.code {
         KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => Intent::Quit,
         KeyCode::Char('z') if key.modifiers.contains(KeyModifiers::CONTROL) => {
             Intent::Act(SokobanAction::Undo)
         }
+        KeyCode::Char(c) if hex && hex_move(c).is_some() => hex_move(c).map_or(Intent::Nothing, mv),
+        KeyCode::Left if hex => mv(Direction::Left),
+        KeyCode::Right if hex => mv(Direction::Right),
         KeyCode::Up | KeyCode::Char('w') | KeyCode::Char('W') => mv(Direction::Up),
         KeyCode::Right | KeyCode::Char('d') | KeyCode::Char('D') => mv(Direction::Right),
         KeyCode::Down | KeyCode::Char('s') | KeyCode::Char('S') => mv(Direction::Down),
@@ -138,6 +152,14 @@ fn intent(key: KeyEvent) -> Intent {
         KeyCode::Char('q') | KeyCode::Esc => Intent::Quit,
         _ => Intent::Nothing,
     }
+}
+
+/// Whether the level being played is a Hexoban one.
+fn is_hex(session: &Session) -> bool {
+    session
+        .game
+        .as_ref()
+        .is_ok_and(|m| m.view(Viewer::Spectator).topology.is_some())
 }
 
 /// Plays the file from level `start`.
@@ -184,7 +206,7 @@ fn run(
         if key.kind != KeyEventKind::Press {
             continue;
         }
-        match intent(key) {
+        match intent(key, is_hex(&session)) {
             Intent::Quit => return session.save_replay(out),
             Intent::Act(action) => session.submit(action),
             Intent::Level(delta) => {
@@ -287,14 +309,16 @@ fn draw(frame: &mut Frame, session: &Session) {
     let mut status: Vec<Line> = Vec::new();
     if let Some(view) = &view {
         status.push(Line::from(format!(
-            " moves {}   pushes {}",
-            view.moves, view.pushes
+            " {}   {}",
+            crate::sokoban_cmd::counted(view.moves, "move", "moves"),
+            crate::sokoban_cmd::counted(view.pushes, "push", "pushes")
         )));
         if view.solved {
             status.push(
                 Line::from(format!(
-                    " SOLVED in {} moves, {} pushes — n: next level",
-                    view.moves, view.pushes
+                    " SOLVED in {}, {} — n: next level",
+                    crate::sokoban_cmd::counted(view.moves, "move", "moves"),
+                    crate::sokoban_cmd::counted(view.pushes, "push", "pushes")
                 ))
                 .green()
                 .bold(),
@@ -312,9 +336,11 @@ fn draw(frame: &mut Frame, session: &Session) {
     }
     frame.render_widget(Paragraph::new(status), status_area);
     frame.render_widget(
-        Paragraph::new(
-            "arrows/WASD move · u undo · r redo · Backspace restart · n/p level · q quit",
-        )
+        Paragraph::new(if is_hex(session) {
+            "w e / a d / z x move (NW NE / W E / SW SE) · u undo · r redo · Backspace restart · n/p level · q quit"
+        } else {
+            "arrows/WASD move · u undo · r redo · Backspace restart · n/p level · q quit"
+        })
         .alignment(Alignment::Center)
         .dim(),
         help_area,

@@ -109,7 +109,11 @@ fn sokoban_verify_exit_codes_and_replay_out() {
             out.to_str().unwrap(),
         ],
         0,
-        &["solved in 33 moves, 8 pushes"],
+        &[
+            "solved in 33 moves, 8 pushes",
+            "replay written to ",
+            "m1.json",
+        ],
     );
     check(
         &["replay", "verify", out.to_str().unwrap()],
@@ -127,8 +131,23 @@ fn sokoban_verify_exit_codes_and_replay_out() {
             "dlU",
         ],
         1,
-        &["not solved after 3 moves, 1 pushes"],
+        &["not solved after 3 moves, 1 push"],
     );
+    let one = turnstile(&[
+        "sokoban",
+        "verify",
+        MICROBAN,
+        "--level",
+        "1",
+        "--solution",
+        "dlU",
+    ]);
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&one.stdout),
+        String::from_utf8_lossy(&one.stderr)
+    );
+    assert!(!said.contains("1 pushes"), "one push is singular: {said}");
     check(
         &[
             "sokoban",

@@ -43,3 +43,42 @@ pub fn check_command_id(id: &str) -> Result<(), CommandRefusal> {
         reason: reason.into(),
     })
 }
+
+/// The prefixes of the command ids the server gives its own commands: `timeout:<turn>`,
+/// `bot:<seat>:<sequence>`, `clock-resumed:<sequence>`, `resign:<seat>`. A client may not
+/// choose an id in this namespace: taking `timeout:3` first would make turn 3's timeout a
+/// "reused id" and suppress it, and likewise a bot move, a clock resumption or another seat's
+/// resignation.
+pub const SYSTEM_COMMAND_ID_PREFIXES: &[&str] = &["timeout:", "bot:", "clock-resumed:", "resign:"];
+
+/// Whether `id` lies in the server's own namespace ([`SYSTEM_COMMAND_ID_PREFIXES`]), compared
+/// without regard to ASCII case so that `Timeout:3` cannot stand beside `timeout:3` in a log a
+/// reader might take for the same.
+pub fn is_system_command_id(id: &str) -> bool {
+    SYSTEM_COMMAND_ID_PREFIXES.iter().any(|prefix| {
+        id.len() >= prefix.len()
+            && id.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
+    })
+}
+
+#[cfg(test)]
+mod system_id_tests {
+    use super::is_system_command_id;
+
+    #[test]
+    fn every_system_prefix_is_reserved_whatever_the_case() {
+        for id in [
+            "timeout:3",
+            "bot:1:2",
+            "clock-resumed:0",
+            "resign:1",
+            "TIMEOUT:3",
+            "Bot:x",
+        ] {
+            assert!(is_system_command_id(id), "{id}");
+        }
+        for id in ["c1", "timeout", "bot", "resigned", "my-timeout:3", "é"] {
+            assert!(!is_system_command_id(id), "{id}");
+        }
+    }
+}

@@ -10,6 +10,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod commitment;
 pub mod content;
 pub mod envelope;
 pub mod game;
@@ -18,8 +19,9 @@ pub mod receipt;
 pub mod rejection;
 pub mod resolver;
 
+pub use commitment::{MatchSecret, ReceiptFormat, SaltPurpose, Sealed, RECEIPT_FORMAT};
 pub use content::{BundleManifest, BundleSource, ContentBundle, ContentProblem, Location};
-pub use envelope::CommandEnvelope;
+pub use envelope::{is_system_command_id, CommandEnvelope, SYSTEM_COMMAND_ID_PREFIXES};
 pub use game::{
     ActionKind, CommandContext, Game, MatchSetup, MatchStatus, Outcome, ParamRange, ParamSpec,
     SetupError,

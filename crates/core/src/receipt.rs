@@ -6,6 +6,12 @@
 //! `{sequence, commandId, seat, tick, action, events, before, after, previous}` in canonical JSON,
 //! so anyone holding a log can recompute the chain and see that nothing was changed, dropped or
 //! reordered.
+//!
+//! From format 2 on, `events` in the hashed fields is the *sealed* list
+//! ([`Sealed`](crate::commitment::Sealed)): an event some viewer may not see whole enters the
+//! hash as its salted commitment, so a redacted receipt can carry the commitment and its holder
+//! still recompute the hash, while nobody can test guesses of the hidden value against it
+//! (docs/commitments.md). Games without hidden events hash exactly as in format 1.
 
 use crate::ids::{Seat, Sequence, Tick};
 use serde::{Deserialize, Serialize};
@@ -49,23 +55,64 @@ pub struct Receipt<A, E> {
     pub hash: Fingerprint,
 }
 
-/// The fields a receipt hash covers, borrowed.
+/// The fields a receipt hash covers, borrowed; `events` is the full list in format 1 and the
+/// sealed list in format 2.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct HashedFields<'a, A, E> {
-    sequence: Sequence,
-    command_id: &'a str,
-    seat: Option<Seat>,
-    tick: Tick,
-    action: &'a A,
-    events: &'a [E],
-    before: &'a Fingerprint,
-    after: &'a Fingerprint,
-    previous: Option<&'a Fingerprint>,
+pub struct HashedFields<'a, A, E> {
+    /// Position in the log.
+    pub sequence: Sequence,
+    /// The command id.
+    pub command_id: &'a str,
+    /// The seat, `null` for system commands.
+    pub seat: Option<Seat>,
+    /// The tick.
+    pub tick: Tick,
+    /// The action.
+    pub action: &'a A,
+    /// The events as hashed (full in format 1, sealed in format 2).
+    pub events: &'a [E],
+    /// State fingerprint before.
+    pub before: &'a Fingerprint,
+    /// State fingerprint after.
+    pub after: &'a Fingerprint,
+    /// The previous hash.
+    pub previous: Option<&'a Fingerprint>,
+}
+
+impl<A: Serialize, E: Serialize> HashedFields<'_, A, E> {
+    /// The hash of these fields.
+    pub fn hash_with(
+        &self,
+        fingerprinter: &mut Fingerprinter,
+    ) -> Result<Fingerprint, CanonicalError> {
+        fingerprinter.fingerprint(self)
+    }
 }
 
 impl<A: Serialize, E: Serialize> Receipt<A, E> {
-    /// Recomputes this receipt's hash from its fields (ignoring the stored `hash`).
+    /// The hash of this receipt's fields with `events` replaced by `sealed` (format 2).
+    pub fn compute_sealed_hash_with<S: Serialize>(
+        &self,
+        sealed: &[S],
+        fingerprinter: &mut Fingerprinter,
+    ) -> Result<Fingerprint, CanonicalError> {
+        HashedFields {
+            sequence: self.sequence,
+            command_id: &self.command_id,
+            seat: self.seat,
+            tick: self.tick,
+            action: &self.action,
+            events: sealed,
+            before: &self.before,
+            after: &self.after,
+            previous: self.previous.as_ref(),
+        }
+        .hash_with(fingerprinter)
+    }
+
+    /// Recomputes this receipt's hash from its fields as format 1 hashed them (every event in
+    /// the clear), ignoring the stored `hash`.
     pub fn compute_hash(&self) -> Result<Fingerprint, CanonicalError> {
         self.compute_hash_with(&mut Fingerprinter::new())
     }

@@ -26,8 +26,8 @@ pub struct Preview<G: Game> {
     /// Its fingerprint.
     pub view_fingerprint: Fingerprint,
     /// The full state fingerprint after the action: committing the same action at the same
-    /// sequence and tick yields exactly this. It reveals nothing hidden, since the full state
-    /// includes every generator state.
+    /// sequence and tick yields exactly this. In format 2 a hidden-information game's state
+    /// fingerprint is a salted commitment, so nothing hidden can be tested against it.
     pub state_fingerprint: Fingerprint,
     /// The events, as the viewer may see them.
     pub events: Vec<G::Event>,
@@ -111,7 +111,8 @@ impl<'a, G: Game> LegalActionResolver<'a, G> {
         Ok(G::commit(self.content, state, ctx, plan))
     }
 
-    /// Runs an action on a copy and shows `viewer` the result.
+    /// Runs an action on a copy and shows `viewer` the result, with the plain (format 1) state
+    /// fingerprint.
     pub fn preview(
         &self,
         state: &G::State,
@@ -119,11 +120,24 @@ impl<'a, G: Game> LegalActionResolver<'a, G> {
         action: &G::Action,
         viewer: Viewer,
     ) -> Result<Result<Preview<G>, CanonicalError>, CommandRefusal> {
+        self.preview_sealed(state, ctx, action, viewer, &|next| Fingerprint::of(next))
+    }
+
+    /// [`LegalActionResolver::preview`] with the state fingerprint computed by `seal` — the
+    /// match's own rule (a salted commitment in format 2), so that the fingerprint a preview
+    /// shows is the one a commit would write and no more brute-forceable than it.
+    pub fn preview_sealed(
+        &self,
+        state: &G::State,
+        ctx: CommandContext,
+        action: &G::Action,
+        viewer: Viewer,
+        seal: &dyn Fn(&G::State) -> Result<Fingerprint, CanonicalError>,
+    ) -> Result<Result<Preview<G>, CanonicalError>, CommandRefusal> {
         let mut next = state.clone();
         let events = self.apply(&mut next, ctx, action)?;
         let view = G::preview_view(self.content, state, &next, viewer);
-        let fingerprints =
-            Fingerprint::of(&view).and_then(|v| Fingerprint::of(&next).map(|s| (v, s)));
+        let fingerprints = Fingerprint::of(&view).and_then(|v| seal(&next).map(|s| (v, s)));
         Ok(
             fingerprints.map(|(view_fingerprint, state_fingerprint)| Preview {
                 events: G::preview_events(self.content, state, &next, &events, viewer),

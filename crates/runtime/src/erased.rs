@@ -12,8 +12,10 @@
 //! ([`canonical_value`]), so the bytes a host stores are the bytes fingerprints see.
 
 use crate::bots::{Bot, RandomBot};
-use crate::matches::{LogEntry, Match, MatchError, MatchSpec, SeatKind, SeatSpec, Snapshot};
-use crate::replay::{canonical_value, ReplayEntry, ReplayFile, ENGINE_VERSION, REPLAY_FORMAT};
+use crate::matches::{
+    sealed_events, LogEntry, Match, MatchError, MatchSpec, SeatKind, SeatSpec, Snapshot,
+};
+use crate::replay::{canonical_value, ReplayEntry, ReplayFile, ENGINE_VERSION};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::any::Any;
@@ -21,8 +23,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use turnstile_core::content::EmbeddedBundle;
 use turnstile_core::{
-    ActionKind, CommandEnvelope, CommandRefusal, ContentBundle, Fingerprint, Game, MatchStatus,
-    Receipt, Rejection, Seat, Sequence, Tick, Viewer,
+    ActionKind, CommandEnvelope, CommandRefusal, ContentBundle, Fingerprint, Game, MatchSecret,
+    MatchStatus, Receipt, ReceiptFormat, Rejection, Seat, Sequence, Tick, Viewer,
 };
 
 /// Makes a bot of game `G` for one seat of a match: `(match seed, seat) → bot`.
@@ -438,6 +440,10 @@ struct ReceiptFor<'a, A, E> {
     tick: Tick,
     action: &'a A,
     events: Vec<E>,
+    /// The list the hash covers when some event is hidden from some viewer (format 2): public
+    /// events as themselves, hidden ones as their salted commitments.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sealed: Option<Vec<turnstile_core::Sealed<E>>>,
     before: &'a Fingerprint,
     after: &'a Fingerprint,
     views: ViewFor,
@@ -544,7 +550,13 @@ impl<G: Game> TypedMatch<G> {
             .iter()
             .map(typed_entry::<G>)
             .collect::<Result<Vec<_>, _>>()?;
-        let inner = Match::restore(bundle.typed::<G>()?, typed, snapshot, earlier, later)?;
+        let bundle = bundle.typed::<G>()?;
+        let first = earlier.first().or(later.first()).map(|e| e.receipt.before);
+        let format = match first {
+            Some(before) => detect_format::<G>(&bundle, &typed, &before)?,
+            None => ReceiptFormat::V2,
+        };
+        let inner = Match::restore_in(bundle, typed, snapshot, earlier, later, format)?;
         Ok(TypedMatch {
             inner,
             spec,
@@ -558,7 +570,16 @@ impl<G: Game> TypedMatch<G> {
         receipt: &Receipt<G::Action, G::Event>,
         viewer: Viewer,
     ) -> Result<Value, ErasedError> {
-        redact_typed::<G>(&self.inner.bundle().content, receipt, viewer)
+        redact_typed::<G>(&self.sealing(), receipt, viewer)
+    }
+
+    fn sealing(&self) -> Sealing<'_, G> {
+        Sealing {
+            content: &self.inner.bundle().content,
+            seats: self.inner.seat_count(),
+            format: self.inner.format(),
+            secret: *self.inner.secret(),
+        }
     }
 
     fn parse_action(action: &Value) -> Result<G::Action, ErasedRefusal> {
@@ -573,21 +594,61 @@ fn view_fingerprint<A, E>(receipt: &Receipt<A, E>, viewer: Viewer) -> Option<Fin
     }
 }
 
+/// The receipt format of a stored match, told by the `before` of its first receipt: a match an
+/// older release wrote in format 1 continues in format 1 (its receipts must re-execute bit for
+/// bit); everything else is format 2. Games without hidden information hash identically in
+/// both, so they are always format 2.
+fn detect_format<G: Game>(
+    bundle: &Arc<ContentBundle<G::Content>>,
+    spec: &MatchSpec<G::Config>,
+    first_before: &Fingerprint,
+) -> Result<ReceiptFormat, ErasedError> {
+    let v2 = Match::<G>::new_in(bundle.clone(), spec.clone(), ReceiptFormat::V2)?;
+    if v2.state_fingerprint() == first_before {
+        return Ok(ReceiptFormat::V2);
+    }
+    let v1 = Match::<G>::new_in(bundle.clone(), spec.clone(), ReceiptFormat::V1)?;
+    Ok(if v1.state_fingerprint() == first_before {
+        ReceiptFormat::V1
+    } else {
+        ReceiptFormat::V2
+    })
+}
+
+/// What redaction needs to seal a receipt's events for a viewer.
+struct Sealing<'a, G: Game> {
+    content: &'a G::Content,
+    seats: u16,
+    format: ReceiptFormat,
+    secret: MatchSecret,
+}
+
 /// A receipt as `viewer` may see it: the full receipt for the referee; otherwise the events
-/// [`Game::redact_event`] lets it see and only its own view fingerprint.
+/// [`Game::redact_event`] lets it see, the sealed list its hash covers (when some event is
+/// hidden) and only its own view fingerprint.
 fn redact_typed<G: Game>(
-    content: &G::Content,
+    sealing: &Sealing<'_, G>,
     receipt: &Receipt<G::Action, G::Event>,
     viewer: Viewer,
 ) -> Result<Value, ErasedError> {
     if viewer == Viewer::Referee {
         return canonical(receipt);
     }
+    let content = sealing.content;
     let events = receipt
         .events
         .iter()
         .filter_map(|e| G::redact_event(content, e, viewer))
         .collect();
+    let sealed = sealed_events::<G>(
+        content,
+        sealing.seats,
+        sealing.format,
+        &sealing.secret,
+        receipt.sequence,
+        &receipt.events,
+    )
+    .map_err(|e| ErasedError::Canonical(e.to_string()))?;
     let fingerprint = view_fingerprint(receipt, viewer)
         .ok_or_else(|| ErasedError::Entry(format!("the receipt has no view for {viewer:?}")))?;
     canonical(&ReceiptFor {
@@ -597,6 +658,7 @@ fn redact_typed<G: Game>(
         tick: receipt.tick,
         action: &receipt.action,
         events,
+        sealed,
         before: &receipt.before,
         after: &receipt.after,
         views: ViewFor {
@@ -617,13 +679,22 @@ pub trait ReceiptRedactor: Send + Sync {
 
 struct TypedRedactor<G: Game> {
     bundle: Arc<ContentBundle<G::Content>>,
+    seats: u16,
+    format: ReceiptFormat,
+    secret: MatchSecret,
 }
 
 impl<G: Game> ReceiptRedactor for TypedRedactor<G> {
     fn redact(&self, receipt: &Value, viewer: Viewer) -> Result<Value, ErasedError> {
         let receipt = Receipt::<G::Action, G::Event>::deserialize(receipt)
             .map_err(|e| ErasedError::Entry(format!("receipt: {e}")))?;
-        redact_typed::<G>(&self.bundle.content, &receipt, viewer)
+        let sealing = Sealing::<G> {
+            content: &self.bundle.content,
+            seats: self.seats,
+            format: self.format,
+            secret: self.secret,
+        };
+        redact_typed::<G>(&sealing, &receipt, viewer)
     }
 }
 
@@ -735,6 +806,18 @@ impl<G: Game> ErasedMatch for TypedMatch<G> {
     }
 
     fn apply_entries(&mut self, entries: &[ReplayEntry]) -> Result<(), ErasedError> {
+        if self.inner.sequence() == 0 {
+            if let Some(first) = entries.first() {
+                // A match rebuilt from an older release's log continues in its format.
+                let first = typed_entry::<G>(first)?;
+                let typed = Self::typed_spec(&self.spec)?;
+                let format =
+                    detect_format::<G>(self.inner.bundle(), &typed, &first.receipt.before)?;
+                if format != self.inner.format() {
+                    self.inner = Match::new_in(self.inner.bundle().clone(), typed, format)?;
+                }
+            }
+        }
         for entry in entries {
             let typed = typed_entry::<G>(entry)?;
             if typed.receipt.sequence <= self.inner.sequence() {
@@ -774,6 +857,9 @@ impl<G: Game> ErasedMatch for TypedMatch<G> {
     fn redactor(&self) -> Arc<dyn ReceiptRedactor> {
         Arc::new(TypedRedactor::<G> {
             bundle: self.inner.bundle().clone(),
+            seats: self.inner.seat_count(),
+            format: self.inner.format(),
+            secret: *self.inner.secret(),
         })
     }
 
@@ -839,10 +925,12 @@ impl<G: Game> ErasedMatch for TypedMatch<G> {
         let broken = |e: String| {
             ErasedRefusal::Refused(CommandRefusal::Rule(Rejection::new("match_broken", e)))
         };
+        let next_sequence = self.inner.sequence() + 1;
+        let seal = |next: &G::State| self.inner.fingerprint_state_at(next_sequence, next);
         let preview = self
             .inner
             .resolver()
-            .preview(self.inner.state(), ctx, &action, Viewer::Seat(seat))
+            .preview_sealed(self.inner.state(), ctx, &action, Viewer::Seat(seat), &seal)
             .map_err(ErasedRefusal::Refused)?
             .map_err(|e| broken(e.to_string()))?;
         Ok(ErasedPreview {
@@ -873,7 +961,7 @@ impl<G: Game> ErasedMatch for TypedMatch<G> {
             })
             .collect::<Result<Vec<_>, ErasedError>>()?;
         canonical(&RedactedReplay {
-            format: REPLAY_FORMAT,
+            format: self.inner.format().number(),
             engine: ENGINE_VERSION,
             game: G::ID,
             config: &self.spec.config,

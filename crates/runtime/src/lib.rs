@@ -28,10 +28,11 @@ pub use erased::{
     ReceiptRedactor, SystemCommand,
 };
 pub use matches::{
-    Accepted, LogEntry, Match, MatchError, MatchSpec, SeatKind, SeatSpec, Snapshot,
-    DEFAULT_TICK_RATE,
+    sealed_events, state_fingerprint, Accepted, LogEntry, Match, MatchError, MatchSpec, SeatKind,
+    SeatSpec, Snapshot, DEFAULT_TICK_RATE,
 };
 pub use registry::{GameRegistration, GameRegistry, RegisteredGame};
 pub use replay::{
-    canonical_value, verify, Divergence, ReplayEntry, ReplayError, ReplayFile, VerifyReport,
+    canonical_value, verify, verify_redacted, Divergence, RedactedReport, ReplayEntry, ReplayError,
+    ReplayFile, VerifyReport, REPLAY_FORMAT,
 };

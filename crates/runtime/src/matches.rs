@@ -14,8 +14,8 @@ use turnstile_core::determinism::{CanonicalError, Fingerprinter};
 use turnstile_core::envelope::check_command_id;
 use turnstile_core::{
     ActionKind, CommandContext, CommandEnvelope, CommandRefusal, ContentBundle, Fingerprint, Game,
-    LegalActionResolver, MatchSetup, MatchStatus, Receipt, Rejection, Seat, Sequence, SetupError,
-    Tick, ViewFingerprints, Viewer,
+    LegalActionResolver, MatchSecret, MatchSetup, MatchStatus, Receipt, ReceiptFormat, Rejection,
+    SaltPurpose, Sealed, Seat, Sequence, SetupError, Tick, ViewFingerprints, Viewer,
 };
 
 /// How often a snapshot is kept unless configured otherwise, in commands.
@@ -246,6 +246,11 @@ pub struct Match<G: Game> {
     broken: Option<String>,
     /// Reused canonical buffers: fingerprinting is most of a command's cost.
     fingerprinter: Fingerprinter,
+    /// How hidden parts enter hashes (format 2 for new matches; 1 for matches of an older
+    /// release, read back and continued as they were written).
+    format: ReceiptFormat,
+    /// The match's commitment secret (from the seed).
+    secret: MatchSecret,
 }
 
 impl<G: Game> Clone for Match<G> {
@@ -265,6 +270,8 @@ impl<G: Game> Clone for Match<G> {
             snapshot_every: self.snapshot_every,
             broken: self.broken.clone(),
             fingerprinter: Fingerprinter::new(),
+            format: self.format,
+            secret: self.secret,
         }
     }
 }
@@ -279,11 +286,77 @@ impl<G: Game> std::fmt::Debug for Match<G> {
     }
 }
 
+/// Every viewer a redaction can differ for: each seat, then the spectator (the referee sees
+/// everything).
+fn viewers(seats: u16) -> impl Iterator<Item = Viewer> {
+    (0..seats)
+        .map(|s| Viewer::Seat(Seat(s)))
+        .chain(std::iter::once(Viewer::Spectator))
+}
+
+/// The state fingerprint after the receipt with this sequence: the plain fingerprint in
+/// format 1 or for a game without hidden information, the salted commitment to the state
+/// otherwise (docs/commitments.md).
+pub fn state_fingerprint<G: Game>(
+    format: ReceiptFormat,
+    secret: &MatchSecret,
+    sequence: Sequence,
+    state: &G::State,
+    fingerprinter: &mut Fingerprinter,
+) -> Result<Fingerprint, CanonicalError> {
+    if format == ReceiptFormat::V1 || !G::HIDDEN_INFORMATION {
+        fingerprinter.fingerprint(state)
+    } else {
+        secret.commit(SaltPurpose::State, sequence, 0, state)
+    }
+}
+
+/// The event list a receipt hash covers, when it differs from the events themselves: in
+/// format 2, for a game with hidden information, each event some seat or the spectator does not
+/// see whole becomes its salted commitment. `None` means the hash covers the events as they are.
+pub fn sealed_events<G: Game>(
+    content: &G::Content,
+    seats: u16,
+    format: ReceiptFormat,
+    secret: &MatchSecret,
+    sequence: Sequence,
+    events: &[G::Event],
+) -> Result<Option<Vec<Sealed<G::Event>>>, CanonicalError> {
+    if format == ReceiptFormat::V1 || !G::HIDDEN_INFORMATION {
+        return Ok(None);
+    }
+    let mut any_hidden = false;
+    let mut sealed = Vec::with_capacity(events.len());
+    for (index, event) in events.iter().enumerate() {
+        let public =
+            viewers(seats).all(|v| G::redact_event(content, event, v).as_ref() == Some(event));
+        if public {
+            sealed.push(Sealed::Public(event.clone()));
+        } else {
+            any_hidden = true;
+            sealed.push(Sealed::Hidden {
+                commitment: secret.commit(SaltPurpose::Event, sequence, index as u64, event)?,
+            });
+        }
+    }
+    Ok(any_hidden.then_some(sealed))
+}
+
 impl<G: Game> Match<G> {
-    /// Creates a match at sequence 0.
+    /// Creates a match at sequence 0, writing the current receipt format.
     pub fn new(
         bundle: Arc<ContentBundle<G::Content>>,
         spec: MatchSpec<G::Config>,
+    ) -> Result<Self, MatchError> {
+        Self::new_in(bundle, spec, ReceiptFormat::V2)
+    }
+
+    /// Creates a match at sequence 0 whose receipts follow `format` (format 1 only to
+    /// re-execute or continue what an older release wrote).
+    pub fn new_in(
+        bundle: Arc<ContentBundle<G::Content>>,
+        spec: MatchSpec<G::Config>,
+        format: ReceiptFormat,
     ) -> Result<Self, MatchError> {
         let (min, max) = G::seat_range(&bundle.content, &spec.config);
         let given = spec.seats.len();
@@ -302,7 +375,10 @@ impl<G: Game> Match<G> {
                 seats,
             },
         )?;
-        let state_fingerprint = Fingerprint::of(&state)?;
+        let secret = MatchSecret::from_seed(&spec.seed)?;
+        let mut fingerprinter = Fingerprinter::new();
+        let state_fingerprint =
+            state_fingerprint::<G>(format, &secret, 0, &state, &mut fingerprinter)?;
         let mut m = Match {
             bundle,
             spec,
@@ -317,7 +393,9 @@ impl<G: Game> Match<G> {
             snapshots: Vec::new(),
             snapshot_every: DEFAULT_SNAPSHOT_EVERY,
             broken: None,
-            fingerprinter: Fingerprinter::new(),
+            fingerprinter,
+            format,
+            secret,
         };
         m.take_snapshot();
         Ok(m)
@@ -519,10 +597,25 @@ impl<G: Game> Match<G> {
         envelope: CommandEnvelope<G::Action>,
         events: Vec<G::Event>,
     ) -> Result<usize, CanonicalError> {
-        let after = self.fingerprinter.fingerprint(&self.state)?;
+        let sequence = self.sequence + 1;
+        let after = state_fingerprint::<G>(
+            self.format,
+            &self.secret,
+            sequence,
+            &self.state,
+            &mut self.fingerprinter,
+        )?;
         let views = self.view_fingerprints()?;
+        let sealed = sealed_events::<G>(
+            &self.bundle.content,
+            self.seats,
+            self.format,
+            &self.secret,
+            sequence,
+            &events,
+        )?;
         let mut receipt = Receipt {
-            sequence: self.sequence + 1,
+            sequence,
             command_id: envelope.command_id.clone(),
             seat: envelope.seat,
             tick: envelope.tick,
@@ -534,7 +627,10 @@ impl<G: Game> Match<G> {
             previous: self.last_hash,
             hash: after,
         };
-        receipt.hash = receipt.compute_hash_with(&mut self.fingerprinter)?;
+        receipt.hash = match &sealed {
+            Some(sealed) => receipt.compute_sealed_hash_with(sealed, &mut self.fingerprinter)?,
+            None => receipt.compute_hash_with(&mut self.fingerprinter)?,
+        };
         self.sequence = receipt.sequence;
         self.last_tick = receipt.tick;
         self.last_hash = Some(receipt.hash);
@@ -573,6 +669,47 @@ impl<G: Game> Match<G> {
             fingerprint: self.state_fingerprint,
             state: self.state.clone(),
         });
+    }
+
+    /// The receipt format this match writes.
+    pub fn format(&self) -> ReceiptFormat {
+        self.format
+    }
+
+    /// The commitment secret (derived from the seed; never shown to a seat).
+    pub fn secret(&self) -> &MatchSecret {
+        &self.secret
+    }
+
+    /// The state fingerprint `state` would have after the receipt with `sequence`, by this
+    /// match's rule (what a preview shows).
+    pub fn fingerprint_state_at(
+        &self,
+        sequence: Sequence,
+        state: &G::State,
+    ) -> Result<Fingerprint, CanonicalError> {
+        state_fingerprint::<G>(
+            self.format,
+            &self.secret,
+            sequence,
+            state,
+            &mut Fingerprinter::new(),
+        )
+    }
+
+    /// The event list the hash of `receipt` covers, when it differs from its events.
+    pub fn sealed(
+        &self,
+        receipt: &Receipt<G::Action, G::Event>,
+    ) -> Result<Option<Vec<Sealed<G::Event>>>, CanonicalError> {
+        sealed_events::<G>(
+            &self.bundle.content,
+            self.seats,
+            self.format,
+            &self.secret,
+            receipt.sequence,
+            &receipt.events,
+        )
     }
 
     /// The hash of the last receipt (`None` before the first command).
@@ -643,10 +780,22 @@ impl<G: Game> Match<G> {
         earlier: Vec<LogEntry<G>>,
         later: Vec<LogEntry<G>>,
     ) -> Result<Self, MatchError> {
-        let mut m = Match::new(bundle, spec)?;
+        Self::restore_in(bundle, spec, snapshot, earlier, later, ReceiptFormat::V2)
+    }
+
+    /// [`Match::restore`] of a match whose receipts follow `format`.
+    pub fn restore_in(
+        bundle: Arc<ContentBundle<G::Content>>,
+        spec: MatchSpec<G::Config>,
+        snapshot: Snapshot<G>,
+        earlier: Vec<LogEntry<G>>,
+        later: Vec<LogEntry<G>>,
+        format: ReceiptFormat,
+    ) -> Result<Self, MatchError> {
+        let mut m = Match::new_in(bundle, spec, format)?;
         let mut snapshot = snapshot;
         G::attach(&m.bundle.content, &mut snapshot.state)?;
-        let fingerprint = Fingerprint::of(&snapshot.state)?;
+        let fingerprint = m.fingerprint_state_at(snapshot.sequence, &snapshot.state)?;
         if fingerprint != snapshot.fingerprint {
             return Err(MatchError::Restore(format!(
                 "snapshot at sequence {} has fingerprint {} but its state hashes to {}",

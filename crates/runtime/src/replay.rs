@@ -1,4 +1,4 @@
-//! Replay files (format 1) and their verification.
+//! Replay files (formats 1 and 2) and their verification, full or as one seat holds them.
 //!
 //! A replay holds everything needed to re-execute a match on its own: the game, config, seats,
 //! seed, tick rate, the content bundle embedded in its typed form, and every accepted command's
@@ -8,6 +8,12 @@
 //!
 //! The file is JSON written through the canonical serializer and then indented, so every
 //! integer is exact (large ones as decimal strings) and any client can read it.
+//!
+//! Format 2 differs from format 1 only in how hidden parts enter hashes (salted commitments,
+//! docs/commitments.md); the file's shape is the same, and format-1 files still verify, under
+//! the rules they were written with. A *redacted* replay — a seat's own timeline, downloaded
+//! while the match is live, without the seed — is checked by [`verify_redacted`] as far as its
+//! holder can: the chain, and what it could not check is said.
 
 use crate::matches::{Match, MatchError, MatchSpec, SeatSpec};
 use serde::{Deserialize, Serialize};
@@ -16,10 +22,13 @@ use std::fmt;
 use std::sync::Arc;
 use turnstile_core::content::{revision_of, EmbeddedBundle};
 use turnstile_core::determinism::canonical;
-use turnstile_core::{CommandEnvelope, ContentBundle, Fingerprint, Game, Receipt, Sequence};
+use turnstile_core::{
+    CommandEnvelope, ContentBundle, Fingerprint, Game, Receipt, ReceiptFormat, Sequence,
+    RECEIPT_FORMAT,
+};
 
-/// The replay format this engine writes and reads.
-pub const REPLAY_FORMAT: u64 = 1;
+/// The replay format this engine writes; it reads this one and format 1.
+pub const REPLAY_FORMAT: u64 = RECEIPT_FORMAT;
 
 /// The engine version written into replays.
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -28,7 +37,7 @@ pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ReplayFile {
-    /// Always [`REPLAY_FORMAT`].
+    /// [`REPLAY_FORMAT`], or 1 for a match an older release wrote.
     pub format: u64,
     /// The engine version that wrote it.
     pub engine: String,
@@ -66,7 +75,7 @@ pub enum ReplayError {
     #[error("malformed replay: {0}")]
     Malformed(String),
     /// A format this engine does not read.
-    #[error("unknown replay format {0}; this engine reads format {REPLAY_FORMAT}")]
+    #[error("unknown replay format {0}; this engine reads formats 1 and {REPLAY_FORMAT}")]
     UnknownFormat(u64),
     /// A game this build does not know.
     #[error("unknown game {0:?}; this build knows {1}")]
@@ -140,7 +149,7 @@ impl ReplayFile {
         let value: Value =
             serde_json::from_str(text).map_err(|e| ReplayError::Malformed(e.to_string()))?;
         match value.get("format").and_then(Value::as_u64) {
-            Some(REPLAY_FORMAT) => {}
+            Some(n) if ReceiptFormat::from_number(n).is_some() => {}
             Some(other) => return Err(ReplayError::UnknownFormat(other)),
             None => {
                 return Err(ReplayError::Malformed(
@@ -175,7 +184,7 @@ impl ReplayFile {
             })
             .collect::<Result<Vec<_>, ReplayError>>()?;
         Ok(ReplayFile {
-            format: REPLAY_FORMAT,
+            format: m.format().number(),
             engine: ENGINE_VERSION.into(),
             game: G::ID.into(),
             config: canonical_value(&spec.config)?,
@@ -256,7 +265,9 @@ pub fn verify<G: Game>(file: &ReplayFile) -> Result<VerifyReport, ReplayError> {
         seats: file.seats.clone(),
         tick_rate: file.tick_rate,
     };
-    let mut m = Match::<G>::new(Arc::new(bundle), spec)?;
+    let format =
+        ReceiptFormat::from_number(file.format).ok_or(ReplayError::UnknownFormat(file.format))?;
+    let mut m = Match::<G>::new_in(Arc::new(bundle), spec, format)?;
     for (index, entry) in file.entries.iter().enumerate() {
         let envelope: CommandEnvelope<G::Action> =
             typed(&entry.envelope, &format!("entries[{index}].envelope"))?;
@@ -275,7 +286,18 @@ pub fn verify<G: Game>(file: &ReplayFile) -> Result<VerifyReport, ReplayError> {
                 return Ok(report);
             }
         };
-        if let Some(d) = compare(sequence, &expected, &actual) {
+        // The stored hash must be the hash of the stored fields, sealed by the match's rules.
+        let recomputed = m
+            .sealed(&expected)
+            .and_then(|sealed| match sealed {
+                Some(sealed) => expected.compute_sealed_hash_with(
+                    &sealed,
+                    &mut turnstile_core::determinism::Fingerprinter::new(),
+                ),
+                None => expected.compute_hash(),
+            })
+            .ok();
+        if let Some(d) = compare(sequence, &expected, &actual, recomputed) {
             report.divergence = Some(d);
             return Ok(report);
         }
@@ -290,6 +312,7 @@ fn compare<A: Serialize + PartialEq, E: Serialize + PartialEq>(
     sequence: Sequence,
     expected: &Receipt<A, E>,
     actual: &Receipt<A, E>,
+    recomputed: Option<Fingerprint>,
 ) -> Option<Divergence> {
     let d = |field: &str, e: String, a: String| {
         Some(Divergence {
@@ -345,8 +368,6 @@ fn compare<A: Serialize + PartialEq, E: Serialize + PartialEq>(
     if expected.previous != actual.previous {
         return d("previous", show(&expected.previous), show(&actual.previous));
     }
-    // The stored hash must be the hash of the stored fields and of the re-executed ones.
-    let recomputed = expected.compute_hash().ok();
     if recomputed.as_ref() != Some(&expected.hash) {
         return d(
             "hash",
@@ -358,4 +379,231 @@ fn compare<A: Serialize + PartialEq, E: Serialize + PartialEq>(
         return d("hash", expected.hash.to_string(), actual.hash.to_string());
     }
     None
+}
+
+/// The hashed fields of a receipt as JSON values (a redacted replay's holder has no types).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct HashedFields<'a> {
+    sequence: u64,
+    command_id: &'a Value,
+    seat: &'a Value,
+    tick: &'a Value,
+    action: &'a Value,
+    events: &'a [Value],
+    before: &'a Fingerprint,
+    after: &'a Fingerprint,
+    previous: Option<&'a Fingerprint>,
+}
+
+/// What checking a redacted replay found: how far its holder could check it, and what it could
+/// not check without the seed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RedactedReport {
+    /// The game.
+    pub game: String,
+    /// Whose timeline it is (`{"seat": 0}` or `"spectator"`).
+    pub viewer: Value,
+    /// Receipts whose chain checked.
+    pub verified: u64,
+    /// The first place the chain breaks, if any.
+    pub divergence: Option<Divergence>,
+    /// What a holder without the seed cannot check, in words.
+    pub unchecked: Vec<String>,
+}
+
+fn field<'a>(value: &'a Value, name: &str, at: &str) -> Result<&'a Value, ReplayError> {
+    value
+        .get(name)
+        .ok_or_else(|| ReplayError::Entry(format!("{at}: missing `{name}`")))
+}
+
+fn fingerprint_field(
+    value: &Value,
+    name: &str,
+    at: &str,
+) -> Result<Option<Fingerprint>, ReplayError> {
+    match field(value, name, at)? {
+        Value::Null => Ok(None),
+        v => Fingerprint::deserialize(v)
+            .map(Some)
+            .map_err(|e| ReplayError::Entry(format!("{at}.{name}: {e}"))),
+    }
+}
+
+/// Checks a redacted replay (`"redacted": true`, no seed) as far as its holder can: the
+/// revision of the embedded bundle, gapless sequences, each envelope against its receipt, each
+/// receipt's hash recomputed from its fields (over `sealed` where present), each `previous`
+/// against the hash before it, each `before` against the `after` before it, and every public
+/// event of `sealed` standing, in order, in the viewer's `events`. Re-execution, the state
+/// fingerprints and hidden events need the seed, released with the full replay when the match
+/// ends; the report lists them under `unchecked`.
+pub fn verify_redacted(value: &Value) -> Result<RedactedReport, ReplayError> {
+    let format = value
+        .get("format")
+        .and_then(Value::as_u64)
+        .ok_or_else(|| ReplayError::Malformed("missing or non-integer `format` field".into()))?;
+    if ReceiptFormat::from_number(format).is_none() {
+        return Err(ReplayError::UnknownFormat(format));
+    }
+    let game = field(value, "game", "replay")?
+        .as_str()
+        .ok_or_else(|| ReplayError::Malformed("`game` is not a string".into()))?
+        .to_owned();
+    let mut report = RedactedReport {
+        game,
+        viewer: value.get("viewer").cloned().unwrap_or(Value::Null),
+        verified: 0,
+        divergence: None,
+        unchecked: vec![
+            "re-execution of the commands (needs the seed, released when the match ends)".into(),
+            "the state fingerprints `before`/`after` beyond their chain (salted commitments to states this seat does not hold)".into(),
+            "the hidden events behind each `sealed` commitment (their salts need the seed)".into(),
+            "the view fingerprints (a redacted replay carries no views)".into(),
+        ],
+    };
+    let diverge =
+        |report: &mut RedactedReport, sequence: u64, field: &str, e: String, a: String| {
+            report.divergence = Some(Divergence {
+                sequence,
+                field: field.into(),
+                expected: e,
+                actual: a,
+            });
+        };
+    let revision = fingerprint_field(value, "revision", "replay")?
+        .ok_or_else(|| ReplayError::Malformed("`revision` is null".into()))?;
+    let bundle_revision = Fingerprint::of(field(value, "bundle", "replay")?)
+        .map_err(|e| ReplayError::Bundle(e.to_string()))?;
+    if bundle_revision != revision {
+        diverge(
+            &mut report,
+            0,
+            "revision",
+            revision.to_string(),
+            bundle_revision.to_string(),
+        );
+        return Ok(report);
+    }
+    let entries = field(value, "entries", "replay")?
+        .as_array()
+        .ok_or_else(|| ReplayError::Malformed("`entries` is not a list".into()))?;
+    let mut previous: Option<Fingerprint> = None;
+    let mut last_after: Option<Fingerprint> = None;
+    for (index, entry) in entries.iter().enumerate() {
+        let at = format!("entries[{index}]");
+        let sequence = index as u64 + 1;
+        let envelope = field(entry, "envelope", &at)?;
+        let receipt = field(entry, "receipt", &at)?;
+        let got_sequence = field(receipt, "sequence", &at)?.as_u64();
+        if got_sequence != Some(sequence) {
+            diverge(
+                &mut report,
+                sequence,
+                "sequence",
+                sequence.to_string(),
+                show(&got_sequence),
+            );
+            return Ok(report);
+        }
+        for (name, envelope_name) in [
+            ("commandId", "commandId"),
+            ("seat", "seat"),
+            ("tick", "tick"),
+            ("action", "action"),
+        ] {
+            let r = receipt.get(name).unwrap_or(&Value::Null);
+            let e = envelope.get(envelope_name).unwrap_or(&Value::Null);
+            if r != e {
+                diverge(&mut report, sequence, name, show(e), show(r));
+                return Ok(report);
+            }
+        }
+        let before = fingerprint_field(receipt, "before", &at)?;
+        let after = fingerprint_field(receipt, "after", &at)?;
+        let got_previous = fingerprint_field(receipt, "previous", &at)?;
+        if got_previous != previous {
+            diverge(
+                &mut report,
+                sequence,
+                "previous",
+                show(&previous),
+                show(&got_previous),
+            );
+            return Ok(report);
+        }
+        if let (Some(last), Some(before)) = (last_after, before) {
+            if last != before {
+                diverge(
+                    &mut report,
+                    sequence,
+                    "before",
+                    last.to_string(),
+                    before.to_string(),
+                );
+                return Ok(report);
+            }
+        }
+        let events = field(receipt, "events", &at)?;
+        let hashed = receipt.get("sealed").unwrap_or(events);
+        let hashed_list = hashed
+            .as_array()
+            .ok_or_else(|| ReplayError::Entry(format!("{at}: `sealed`/`events` is not a list")))?;
+        if receipt.get("sealed").is_some() {
+            // Every public event the hash covers must be shown to the viewer as it is.
+            let shown = events
+                .as_array()
+                .ok_or_else(|| ReplayError::Entry(format!("{at}: `events` is not a list")))?;
+            let mut rest = shown.iter();
+            for public in hashed_list.iter().filter(|e| e.get("commitment").is_none()) {
+                if !rest.any(|e| e == public) {
+                    diverge(
+                        &mut report,
+                        sequence,
+                        "events",
+                        show(public),
+                        "not shown".into(),
+                    );
+                    return Ok(report);
+                }
+            }
+        }
+        let (Some(before), Some(after)) = (before, after) else {
+            return Err(ReplayError::Entry(format!(
+                "{at}: `before`/`after` is null"
+            )));
+        };
+        let hash = fingerprint_field(receipt, "hash", &at)?
+            .ok_or_else(|| ReplayError::Entry(format!("{at}: `hash` is null")))?;
+        // The fields exactly as the holder has them: canonical JSON of these values is the
+        // canonical JSON of the typed fields the server hashed.
+        let null = Value::Null;
+        let recomputed = Fingerprint::of(&HashedFields {
+            sequence,
+            command_id: field(receipt, "commandId", &at)?,
+            seat: receipt.get("seat").unwrap_or(&null),
+            tick: field(receipt, "tick", &at)?,
+            action: field(receipt, "action", &at)?,
+            events: hashed_list,
+            before: &before,
+            after: &after,
+            previous: previous.as_ref(),
+        })
+        .map_err(|e| ReplayError::Entry(format!("{at}: {e}")))?;
+        if recomputed != hash {
+            diverge(
+                &mut report,
+                sequence,
+                "hash",
+                hash.to_string(),
+                recomputed.to_string(),
+            );
+            return Ok(report);
+        }
+        previous = Some(hash);
+        last_after = Some(after);
+        report.verified += 1;
+    }
+    Ok(report)
 }

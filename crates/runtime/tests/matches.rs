@@ -58,11 +58,34 @@ fn receipts_are_numbered_from_one_and_chained() {
         );
         assert_eq!(pair[1].receipt.before, pair[0].receipt.after);
     }
+    // Format 2: a receipt with a hidden event (the draw) hashes its sealed list; the others
+    // hash their events as they are.
     for entry in log {
-        assert_eq!(entry.receipt.compute_hash().unwrap(), entry.receipt.hash);
+        let hash = match m.sealed(&entry.receipt).unwrap() {
+            Some(sealed) => entry
+                .receipt
+                .compute_sealed_hash_with(&sealed, &mut Default::default())
+                .unwrap(),
+            None => entry.receipt.compute_hash().unwrap(),
+        };
+        assert_eq!(hash, entry.receipt.hash);
     }
+    assert!(
+        m.sealed(&log[1].receipt).unwrap().is_some(),
+        "the draw is sealed"
+    );
+    assert_ne!(
+        log[1].receipt.hash,
+        log[1].receipt.compute_hash().unwrap(),
+        "the hidden card does not enter the hash in the clear"
+    );
     assert_eq!(&log[2].receipt.after, m.state_fingerprint());
-    assert_eq!(m.state_fingerprint(), &Fingerprint::of(m.state()).unwrap());
+    // A hidden-information state's fingerprint is a salted commitment, not its plain hash.
+    assert_eq!(
+        m.state_fingerprint(),
+        &m.fingerprint_state_at(3, m.state()).unwrap()
+    );
+    assert_ne!(m.state_fingerprint(), &Fingerprint::of(m.state()).unwrap());
     assert_eq!(m.sequence(), 3);
 }
 
@@ -289,9 +312,17 @@ fn previewing_and_committing_give_the_same_fingerprint() {
         seat: Some(Seat(0)),
         tick: 3,
     };
+    // The match's own state rule: a salted commitment for this hidden-information game.
+    let seal = |next: &tally::TallyState| m.fingerprint_state_at(1, next);
     let preview = m
         .resolver()
-        .preview(m.state(), ctx, &TallyAction::Draw, Viewer::Seat(Seat(1)))
+        .preview_sealed(
+            m.state(),
+            ctx,
+            &TallyAction::Draw,
+            Viewer::Seat(Seat(1)),
+            &seal,
+        )
         .unwrap()
         .unwrap();
     let receipt = m
@@ -385,8 +416,8 @@ fn unreadable_replays_are_errors_not_divergences() {
         "malformed_replay"
     );
     assert_eq!(
-        ReplayFile::parse(r#"{"format": 2}"#).unwrap_err(),
-        ReplayError::UnknownFormat(2)
+        ReplayFile::parse(r#"{"format": 3}"#).unwrap_err(),
+        ReplayError::UnknownFormat(3)
     );
     assert_eq!(
         ReplayFile::parse(r#"{"format": 1}"#).unwrap_err().code(),

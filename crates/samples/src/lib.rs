@@ -133,15 +133,35 @@ impl Bot<Duel> for StrongDuelBot {
     }
 }
 
-/// Duel under the content's first preset unless the config names another, with its bot.
+/// Duel under the content's first preset unless the config names another, with its bot, its
+/// clocks' server timers and ClockResumed; 2 to 4 seats. Its listing names the presets, the
+/// clocks and the seat range.
 pub fn register_duel(registry: &mut GameRegistry) {
     registry
         .register::<Duel>()
         .with_content(turnstile_duel::content::bundled_source())
         .with_default_config(DuelConfig::default())
+        .with_config_options(|content: &turnstile_duel::DuelContent| {
+            json!({
+                "phaseSequences": content.phases.catalog.sequences()
+                    .map(|s| s.sequence_id().to_owned()).collect::<Vec<_>>(),
+                "clocks": content.rules.lifecycle.clock_ids(),
+                "defaultClock": content.rules.lifecycle.default_clock.as_str(),
+                "seats": { "min": 2, "max": 4 },
+            })
+        })
         .with_bot("strong", |_seed, _seat| -> BotResult<Duel> {
             Ok(Box::new(StrongDuelBot))
         })
+        .with_timeout(turnstile_duel::DuelState::turn_index, |turn_index| {
+            DuelAction::Timeout { turn_index }
+        })
+        .with_clock_resumed(
+            |last_heartbeat_tick, takeover_tick| DuelAction::ClockResumed {
+                last_heartbeat_tick,
+                takeover_tick,
+            },
+        )
         .with_resign(|_| DuelAction::Resign);
 }
 
@@ -203,4 +223,59 @@ mod tests {
         }
         assert!(!registry.get("sokoban").unwrap().describe().timeouts);
     }
+}
+
+/// Sokoban's hint for a seat's view (what `POST /api/v1/matches/{id}/hint` answers): the
+/// position in the view becomes a level of its own and the solver's [`hint`] searches it
+/// with at most `node_budget` nodes. Cells are `[x, y]` as in the view.
+///
+/// `{"kind": "push", "boxFrom", "boxTo", "moves", "pushesLeft"}` (`moves`: the walk and the
+/// push, in the board's letters), `{"kind": "already_solved"}`, `{"kind": "unsolvable",
+/// "deadlock"}` (the level can't be solved from here: undo) or `{"kind":
+/// "no_solution_found", "reason"}` (the budget ran out; the level may still be solvable).
+/// Refused with `bad_view` when the view is not a Sokoban board.
+///
+/// [`hint`]: turnstile_sokoban::solver::hint
+pub fn sokoban_hint(
+    view: &serde_json::Value,
+    node_budget: u64,
+) -> Result<serde_json::Value, (&'static str, String)> {
+    use turnstile_sokoban::solver::{hint, start_position, DeadlockKind, Hint};
+    use turnstile_sokoban::{Level, SokobanView};
+    let bad = |m: String| ("bad_view", m);
+    let view: SokobanView = serde_json::from_value(view.clone())
+        .map_err(|e| bad(format!("not a Sokoban view: {e}")))?;
+    let topology = view.topology.unwrap_or_default();
+    let level = Level::from_rows_in(topology, None, &view.rows, "view").map_err(|errors| {
+        let first = errors.first().map(ToString::to_string).unwrap_or_default();
+        bad(format!("the view's board is not a level: {first}"))
+    })?;
+    let xy = |c: turnstile_sokoban::Cell| {
+        let (x, y) = level.xy(c);
+        json!([x, y])
+    };
+    let deadlock = |d: Option<DeadlockKind>| match d {
+        None => json!(null),
+        Some(DeadlockKind::DeadSquare { cell }) => json!({"kind": "dead_square", "cell": xy(cell)}),
+        Some(DeadlockKind::Freeze { cell }) => json!({"kind": "freeze", "cell": xy(cell)}),
+        Some(DeadlockKind::Bipartite) => json!({"kind": "bipartite"}),
+    };
+    let found = hint(&level, &start_position(&level), node_budget)
+        .map_err(|e| bad(format!("the view's position: {}", e.code())))?;
+    Ok(match found {
+        Hint::AlreadySolved => json!({"kind": "already_solved"}),
+        Hint::Push {
+            box_from,
+            box_to,
+            moves,
+            pushes_left,
+        } => json!({
+            "kind": "push", "boxFrom": xy(box_from), "boxTo": xy(box_to),
+            "moves": moves, "pushesLeft": pushes_left,
+        }),
+        Hint::Unsolvable { deadlock: d } => json!({"kind": "unsolvable", "deadlock": deadlock(d)}),
+        Hint::NoSolutionFound { reason } => {
+            json!({"kind": "no_solution_found", "reason": reason.code()})
+        }
+    })
 }

@@ -380,6 +380,10 @@ pub async fn get_match(
             bot: s.bot,
         })
         .collect();
+    let clock_start = guard
+        .as_ref()
+        .and_then(|l| crate::fair_start::waiting(&hub, &slot, l))
+        .map(clock_start_dto);
     Ok(Json(MatchSnapshot {
         match_id: slot.id.clone(),
         game: slot.record.game.clone(),
@@ -391,11 +395,72 @@ pub async fn get_match(
         step: m.step(),
         tick_rate: slot.record.tick_rate,
         server_tick,
-        deadline_tick: m.deadline_tick(),
+        deadline_tick: if clock_start.is_some() {
+            None
+        } else {
+            m.deadline_tick()
+        },
         view: view.view,
         view_fingerprint: view.fingerprint.to_string(),
         seats,
         seed: ended.then(|| slot.record.seed.clone()),
+        clock_start,
+    }))
+}
+
+fn clock_start_dto(w: crate::fair_start::Waiting) -> ClockStartDto {
+    let waiting_for = w
+        .humans
+        .iter()
+        .copied()
+        .filter(|s| !w.ready.contains(s))
+        .collect();
+    ClockStartDto {
+        humans: w.humans,
+        ready: w.ready,
+        waiting_for,
+        starts_by_tick: w.starts_by_tick,
+    }
+}
+
+/// `POST /api/v1/matches/{matchId}/ready`: this seat has opened the board. A timed match's
+/// clock starts when every human seat has said so (a logged `ClockResumed` from the creation
+/// tick, docs/turns.md), or by itself after the server's wait. Idempotent; a spectator is
+/// refused (403 `not_a_seat`).
+#[utoipa::path(post, path = "/api/v1/matches/{matchId}/ready", tag = "matches",
+    params(("matchId" = String, Path, description = "The match id")), security(("bearer" = [])),
+    responses((status = 200, body = ReadyResponse), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn ready(
+    State(hub): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Json<ReadyResponse>> {
+    let (slot, role) = authenticated(&hub, &id, &headers).await?;
+    let Role::Seat(seat) = role else {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "not_a_seat",
+            "only a seat says it is ready; a spectator's page just watches",
+        ));
+    };
+    let mut guard = hub.lock(&slot).await?;
+    loaded_match(&guard)?;
+    let was_waiting = guard
+        .as_ref()
+        .and_then(|l| crate::fair_start::waiting(&hub, &slot, l))
+        .is_some();
+    hub.fair_start.mark(&slot.id, seat.0);
+    let still = guard
+        .as_ref()
+        .and_then(|l| crate::fair_start::waiting(&hub, &slot, l));
+    if was_waiting && still.is_none() {
+        crate::fair_start::start_clock(&hub, &slot, &mut guard).await;
+    }
+    Ok(Json(ReadyResponse {
+        seat: seat.0,
+        clock_running: still.is_none(),
+        clock_start: still.map(clock_start_dto),
     }))
 }
 
@@ -691,6 +756,42 @@ pub async fn replay(
         .replay(viewer)
         .map_err(|_| ApiError::internal("write the replay"))?;
     Ok(Json(file).into_response())
+}
+
+/// `GET /api/v1/matches/{matchId}/state`: the match's full state, for developers (the web
+/// client's debug panel). Hidden information stays hidden while it matters: the state is
+/// given once the match has ended, or at any time by a server started with `serve --dev`.
+#[utoipa::path(get, path = "/api/v1/matches/{match_id}/state", tag = "matches",
+    params(("match_id" = String, Path, description = "The match id")),
+    responses((status = 200, description = "`{matchId, sequence, ended, state}`: the game's full state as JSON"),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
+    security(("bearer" = [])))]
+pub async fn full_state(
+    State(hub): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let (slot, _role) = authenticated(&hub, &id, &headers).await?;
+    let guard = hub.lock(&slot).await?;
+    let m = loaded_match(&guard)?;
+    let ended = hub.has_ended(&slot, m);
+    if !ended && !hub.config.dev {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "state_hidden",
+            "the full state of a running match is hidden (it holds what seats may not see); it is given once the match has ended, or by a server started with `serve --dev`",
+        ));
+    }
+    let state = m
+        .snapshot()
+        .map_err(|_| ApiError::internal("write the state"))?;
+    Ok(Json(serde_json::json!({
+        "matchId": id,
+        "sequence": m.sequence(),
+        "ended": ended,
+        "state": state,
+    }))
+    .into_response())
 }
 
 /// `GET /api/v1/content/{game}/{revision}`.

@@ -42,6 +42,14 @@ pub struct ServerConfig {
     pub trust_forwarded_for: bool,
     /// This node's id in leases; `None` picks one (`local` on SQLite, random on PostgreSQL).
     pub node_id: Option<String>,
+    /// Development mode (`serve --dev`): `GET .../state` shows a running match's full state to
+    /// any of its tokens (otherwise only once the match has ended). Never on a public server.
+    pub dev: bool,
+    /// How long a timed match's clock waits for every human seat to open the board before it
+    /// starts anyway (`fair_start.rs`); zero turns fair starts off (clocks run from creation).
+    pub clock_start_wait: Duration,
+    /// The games' hint functions and their limits (`hint.rs`); none by default.
+    pub hints: crate::hint::Hints,
 }
 
 impl Default for ServerConfig {
@@ -70,6 +78,9 @@ impl Default for ServerConfig {
             archive_after: Duration::from_secs(30 * 24 * 3600),
             trust_forwarded_for: false,
             node_id: None,
+            dev: false,
+            clock_start_wait: Duration::ZERO,
+            hints: crate::hint::Hints::default(),
         }
     }
 }

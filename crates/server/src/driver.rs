@@ -106,6 +106,10 @@ async fn bot_step(hub: &Arc<Hub>, slot: &Arc<Slot>) -> Result<bool, String> {
     if loaded.m.status() != GameStatus::Active || slot.lifecycle().status != MatchStatus::Active {
         return Ok(false);
     }
+    // bots wait with the clock for the people to open their boards
+    if crate::fair_start::waiting(hub, slot, loaded).is_some() {
+        return Ok(false);
+    }
     let seats = loaded.m.bot_seats();
     for seat in seats {
         let now = hub.now();
@@ -144,10 +148,14 @@ async fn bot_step(hub: &Arc<Hub>, slot: &Arc<Slot>) -> Result<bool, String> {
     Ok(false)
 }
 
-/// When (monotonic) the current turn's Timeout falls due, if it can and was not tried yet.
+/// When (monotonic) the current turn's Timeout falls due, if it can and was not tried yet; for
+/// a match whose clock waits for its people, when the wait ends.
 async fn next_deadline(hub: &Arc<Hub>, slot: &Arc<Slot>) -> Option<Duration> {
     let guard = hub.lock(slot).await.ok()?;
     let loaded = guard.as_ref()?;
+    if let Some(waiting) = crate::fair_start::waiting(hub, slot, loaded) {
+        return Some(loaded.clock.when(waiting.starts_by_tick));
+    }
     let command = loaded.m.timeout_command()?;
     if loaded.attempted_timeout.as_ref() == Some(&(command.command_id.clone(), loaded.m.sequence()))
     {
@@ -163,6 +171,19 @@ async fn fire_timeout(hub: &Arc<Hub>, slot: &Arc<Slot>) {
     let Some(loaded) = guard.as_mut() else {
         return;
     };
+    // A match whose clock waited: the wait is over (or everyone came), start it first.
+    if crate::fair_start::applies(hub, slot, loaded).is_some()
+        && crate::fair_start::waiting(hub, slot, loaded).is_none()
+    {
+        crate::fair_start::start_clock(hub, slot, &mut guard).await;
+        return;
+    }
+    let Some(loaded) = guard.as_mut() else {
+        return;
+    };
+    if crate::fair_start::waiting(hub, slot, loaded).is_some() {
+        return;
+    }
     let Some(command) = loaded.m.timeout_command() else {
         return;
     };

@@ -188,6 +188,38 @@ pub struct MatchSnapshot {
     /// The seed, once the match has ended.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<String>,
+    /// While a timed match's clock waits for every human seat to open the board: for whom,
+    /// and until when (`deadlineTick` is then null: no time counts yet).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock_start: Option<ClockStartDto>,
+}
+
+/// A timed match whose clock waits for its people (docs/turns.md, "Fair clocks"): the human
+/// seats, those that have opened the board, and the tick by which it starts anyway.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ClockStartDto {
+    /// The human seats.
+    pub humans: Vec<u16>,
+    /// The human seats that have opened the board.
+    pub ready: Vec<u16>,
+    /// The human seats still awaited.
+    pub waiting_for: Vec<u16>,
+    /// The match tick at which the clock starts anyway.
+    pub starts_by_tick: u64,
+}
+
+/// The answer to `POST /api/v1/matches/{matchId}/ready`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReadyResponse {
+    /// The seat that said ready.
+    pub seat: u16,
+    /// Whether the match's clock runs now (it started, or it never waited).
+    pub clock_running: bool,
+    /// While it still waits: for whom.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock_start: Option<ClockStartDto>,
 }
 
 /// `POST /api/v1/matches/{matchId}/commands`: a command envelope as a client sends it.
@@ -483,4 +515,18 @@ pub struct Health {
     pub backend: String,
     /// `ok` or `unavailable`.
     pub store: String,
+}
+
+/// The answer of `POST /api/v1/matches/{matchId}/hint`: the game's hint for the seat's
+/// position at `sequence`. No command was submitted.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HintResponse {
+    /// The sequence of the position the hint is for.
+    pub sequence: u64,
+    /// The most positions the search could expand.
+    pub node_budget: u64,
+    /// The game's hint (Sokoban: docs/sokoban.md, "Hints").
+    #[schema(value_type = Object)]
+    pub hint: Value,
 }

@@ -211,6 +211,8 @@ pub struct Hub {
     pub create_limiter: Limiter,
     /// Set to true at shutdown.
     pub shutdown: watch::Sender<bool>,
+    /// The seats that opened their board, for fair clock starts (`fair_start.rs`).
+    pub fair_start: crate::fair_start::FairStart,
     slots: StdMutex<BTreeMap<String, Arc<Slot>>>,
     bundles: StdMutex<BTreeMap<(String, String), ErasedBundle>>,
 }
@@ -286,6 +288,7 @@ impl Hub {
             node_id,
             metrics: Metrics::default(),
             shutdown,
+            fair_start: crate::fair_start::FairStart::default(),
             slots: StdMutex::new(BTreeMap::new()),
             bundles: StdMutex::new(BTreeMap::new()),
         }

@@ -42,6 +42,8 @@ pub mod dto;
 pub mod edge;
 pub mod error;
 pub mod extract;
+pub mod fair_start;
+pub mod hint;
 pub mod hub;
 pub mod limits;
 pub mod metrics;
@@ -52,6 +54,7 @@ pub mod web;
 pub use config::ServerConfig;
 pub use edge::{Clock, Entropy, OsEntropy, SystemClock};
 pub use error::{ApiError, ErrorBody};
+pub use hint::{HintHook, HintRefusal, Hints};
 pub use limits::Rate;
 
 use crate::api::AppState;
@@ -257,6 +260,9 @@ impl Server {
             .route("/api/v1/matches/{match_id}/events", get(stream::events))
             .route("/api/v1/matches/{match_id}/resign", post(api::resign))
             .route("/api/v1/matches/{match_id}/replay", get(api::replay))
+            .route("/api/v1/matches/{match_id}/state", get(api::full_state))
+            .route("/api/v1/matches/{match_id}/ready", post(api::ready))
+            .route("/api/v1/matches/{match_id}/hint", post(hint::hint))
             .route(
                 "/api/v1/content/{game}",
                 post(api::publish_content).layer(DefaultBodyLimit::max(config.max_content_bytes)),

@@ -28,6 +28,9 @@ use utoipa::{Modify, OpenApi};
         crate::stream::events,
         crate::api::resign,
         crate::api::replay,
+        crate::api::full_state,
+        crate::api::ready,
+        crate::hint::hint,
         crate::api::get_content,
         crate::api::publish_content,
         crate::api::healthz,
@@ -39,7 +42,7 @@ use utoipa::{Modify, OpenApi};
         MatchSnapshot, CommandRequest, ViewForDto, ReceiptDto, ParamSpecDto, ActionKindDto,
         LegalActionsResponse, PreviewRequest, PreviewResponse, TimelineResponse, ResolutionStep,
         ResolutionResponse, ResignRequest, ResignResponse, ContentResponse, PublishRequest,
-        PublishResponse, SeatRange, GameInfo, GamesResponse, Health
+        PublishResponse, SeatRange, GameInfo, GamesResponse, Health, HintResponse
     )),
     modifiers(&Bearer),
     tags(

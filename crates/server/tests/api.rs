@@ -10,6 +10,7 @@ use common::{read_events, Db, TestServer, ADMIN};
 use serde_json::{json, Value};
 use std::time::Duration;
 use turnstile_runtime::ReplayFile;
+use turnstile_server::ServerConfig;
 
 fn sokoban() -> Value {
     json!({ "game": "sokoban", "config": { "collection": "microban", "level": 1 }, "seats": [{ "kind": "human" }] })
@@ -836,4 +837,192 @@ async fn cors_is_off_by_default_and_allows_only_configured_origins() {
         .unwrap();
     assert!(other.headers().get("access-control-allow-origin").is_none());
     on.stop().await;
+}
+
+/// The debug panel's full state: hidden while a match runs (it holds what seats may not see),
+/// given once it has ended, and at any time by a server started with `serve --dev`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_full_state_is_hidden_until_the_end_unless_the_server_is_in_dev_mode() {
+    let db = Db::sqlite();
+    let s = TestServer::start(&db).await;
+    let (id, tokens, spectator) = s.create(sokoban()).await;
+    let t0 = tokens[0].clone().unwrap();
+    let state = format!("/api/v1/matches/{id}/state");
+    let (status, body) = s.get(&state, Some(&t0)).await;
+    assert_eq!(status, 403, "{body}");
+    assert_eq!(body["error"]["code"], "state_hidden", "{body}");
+    let (status, _) = s.get(&state, None).await;
+    assert_eq!(status, 401, "a token is needed");
+    // solve Microban 1 and move on (finish): the match ends and its state is given to every
+    // token
+    let mut seq = 0;
+    for c in "dlUrrrdLullddrUluRuulDrddrruLdlUU".chars() {
+        let direction = match c.to_ascii_lowercase() {
+            'l' => "left",
+            'u' => "up",
+            'r' => "right",
+            _ => "down",
+        };
+        let (status, r) = s
+            .command(&id, &t0, &format!("c{seq}"), seq, mv(direction))
+            .await;
+        assert_eq!(status, 200, "{r}");
+        seq = r["sequence"].as_u64().unwrap();
+    }
+    let (status, r) = s
+        .command(&id, &t0, "finish", seq, json!({ "type": "finish" }))
+        .await;
+    assert_eq!(status, 200, "{r}");
+    let (status, body) = s.get(&state, Some(&spectator)).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["ended"], true);
+    assert_eq!(body["sequence"], 34);
+    assert!(body["state"].is_object(), "{body}");
+    s.stop().await;
+
+    let dev = TestServer::start_with(
+        &db,
+        ServerConfig {
+            dev: true,
+            ..common::test_config()
+        },
+    )
+    .await;
+    let (id, tokens, _) = dev.create(sokoban()).await;
+    let (status, body) = dev
+        .get(&format!("/api/v1/matches/{id}/state"), tokens[0].as_deref())
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["ended"], false);
+    assert_eq!(body["sequence"], 0);
+    dev.stop().await;
+}
+
+/// Fair clocks: a timed match's clock starts when every human seat has opened the board (said
+/// ready), as a logged system command — the game's `ClockResumed` from the creation tick — so
+/// no turn times out while the players arrive; after the server's wait it starts by itself.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_timed_clock_starts_when_every_human_seat_is_ready_or_after_the_wait() {
+    let db = Db::sqlite();
+    let s = TestServer::start_with(
+        &db,
+        ServerConfig {
+            clock_start_wait: Duration::from_secs(60),
+            ..common::test_config()
+        },
+    )
+    .await;
+    // Blitz at 100 ticks a second: a turn would time out 0.3 s after creation.
+    let (id, tokens, spectator) = s
+        .create(
+            json!({"game": "tictactoe", "config": {"turnConfig": "blitz"}, "tickRate": 100,
+                   "seats": [{"kind": "human"}, {"kind": "human"}]}),
+        )
+        .await;
+    let (t0, t1) = (tokens[0].clone().unwrap(), tokens[1].clone().unwrap());
+    let snap = |token: String| {
+        let s = &s;
+        let id = id.clone();
+        async move {
+            s.get(&format!("/api/v1/matches/{id}"), Some(&token))
+                .await
+                .1
+        }
+    };
+    let first = snap(t0.clone()).await;
+    assert_eq!(
+        first["deadlineTick"],
+        Value::Null,
+        "no time counts yet: {first}"
+    );
+    assert_eq!(first["clockStart"]["waitingFor"], json!([0, 1]), "{first}");
+    let ready = format!("/api/v1/matches/{id}/ready");
+    let (status, body) = s.post(&ready, Some(&t0), &json!({})).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["clockRunning"], false);
+    assert_eq!(body["clockStart"]["waitingFor"], json!([1]), "{body}");
+    // saying it twice changes nothing; a spectator is not a seat
+    assert_eq!(s.post(&ready, Some(&t0), &json!({})).await.0, 200);
+    let (status, body) = s.post(&ready, Some(&spectator), &json!({})).await;
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (403, Some("not_a_seat"))
+    );
+    // Over three blitz turns later, nothing has timed out: the clock waits for seat 1.
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    let waiting = snap(t1.clone()).await;
+    assert_eq!(waiting["sequence"], 0, "{waiting}");
+    assert_eq!(waiting["clockStart"]["ready"], json!([0]), "{waiting}");
+    // Seat 1 opens the board: the clock starts, logged as a system command.
+    let (status, body) = s.post(&ready, Some(&t1), &json!({})).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["clockRunning"], true, "{body}");
+    let (_, page) = s
+        .get(&format!("/api/v1/matches/{id}/timeline"), Some(&t0))
+        .await;
+    let start = &page["receipts"][0];
+    assert_eq!(start["commandId"], "clock-resumed:0", "{start}");
+    assert_eq!(start["seat"], Value::Null);
+    let started_at = start["tick"].as_u64().unwrap();
+    assert!(
+        started_at >= 100,
+        "a second of waiting did not count: {start}"
+    );
+    let running = snap(t0.clone()).await;
+    assert!(running.get("clockStart").is_none(), "{running}");
+    assert_eq!(
+        running["deadlineTick"].as_u64(),
+        Some(started_at + 30),
+        "the first turn's 30 ticks start now: {running}"
+    );
+    // and it runs: the first turn times out 30 ticks after the start
+    let m = s
+        .wait_for(&id, &t0, 10, |m| m["sequence"].as_u64().unwrap_or(0) >= 2)
+        .await;
+    let (_, page) = s
+        .get(&format!("/api/v1/matches/{id}/timeline"), Some(&t0))
+        .await;
+    assert_eq!(page["receipts"][1]["commandId"], "timeout:1", "{m}");
+    assert_eq!(page["receipts"][1]["tick"].as_u64(), Some(started_at + 30));
+    let (_, replay) = s
+        .get(&format!("/api/v1/matches/{id}/replay"), Some(&t0))
+        .await;
+    let file: ReplayFile = serde_json::from_value(replay).unwrap();
+    assert!(common::registry()
+        .verify_replay(&file)
+        .unwrap()
+        .divergence
+        .is_none());
+    s.stop().await;
+
+    // Nobody opens the board: after the wait the clock starts anyway.
+    let s = TestServer::start_with(
+        &db,
+        ServerConfig {
+            clock_start_wait: Duration::from_millis(300),
+            ..common::test_config()
+        },
+    )
+    .await;
+    let (id, tokens, _) = s
+        .create(
+            json!({"game": "tictactoe", "config": {"turnConfig": "blitz"}, "tickRate": 100,
+                   "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}]}),
+        )
+        .await;
+    let t0 = tokens[0].clone().unwrap();
+    s.wait_for(&id, &t0, 10, |m| m["sequence"].as_u64().unwrap_or(0) >= 1)
+        .await;
+    let (_, page) = s
+        .get(&format!("/api/v1/matches/{id}/timeline"), Some(&t0))
+        .await;
+    assert_eq!(
+        page["receipts"][0]["commandId"], "clock-resumed:0",
+        "{page}"
+    );
+    assert!(
+        page["receipts"][0]["tick"].as_u64().unwrap() >= 30,
+        "{page}"
+    );
+    s.stop().await;
 }

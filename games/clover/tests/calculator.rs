@@ -36,7 +36,10 @@ fn bad_input_has_stable_codes() {
         code(r#"{"played":[{"rank":"2","suit":"spades"}],"levels":{"royal":2}}"#),
         "unknown_hand"
     );
-    assert_eq!(code(r#"{"played":[{"rank":"2","suit":"spades"}],"boss":"nobody"}"#), "unknown_boss");
+    assert_eq!(
+        code(r#"{"played":[{"rank":"2","suit":"spades"}],"boss":"nobody"}"#),
+        "unknown_boss"
+    );
     let six = r#"{"played":[{"rank":"2","suit":"spades"},{"rank":"2","suit":"spades"},{"rank":"2","suit":"spades"},{"rank":"2","suit":"spades"},{"rank":"2","suit":"spades"},{"rank":"2","suit":"spades"}]}"#;
     assert_eq!(code(six), "too_many_cards");
 }
@@ -69,7 +72,10 @@ fn hand_names_have_one_spelling_in_text_json_and_levels() {
     ]});
     let base = score(&three);
     assert!(render_text(&base).starts_with("hand: three_of_a_kind\n"));
-    assert_eq!(serde_json::to_value(&base).unwrap()["hand"], "three_of_a_kind");
+    assert_eq!(
+        serde_json::to_value(&base).unwrap()["hand"],
+        "three_of_a_kind"
+    );
     let mut levelled = three.clone();
     levelled["levels"] = serde_json::json!({"three_of_a_kind": 3});
     assert!(score(&levelled).score > base.score, "the level is read");
@@ -82,7 +88,8 @@ fn hand_names_have_one_spelling_in_text_json_and_levels() {
 
 #[test]
 fn an_error_code_is_printed_once() {
-    let six = serde_json::json!({"played": vec![serde_json::json!({"rank": "2", "suit": "spades"}); 6]});
+    let six =
+        serde_json::json!({"played": vec![serde_json::json!({"rank": "2", "suit": "spades"}); 6]});
     let e = refusal(&six);
     assert_eq!(e.code, "too_many_cards");
     assert_eq!(e.to_string().matches("too_many_cards").count(), 1, "{e}");
@@ -98,13 +105,21 @@ fn an_empty_hand_is_an_error_not_nothing() {
 fn omitted_fields_fire_no_joker_by_accident() {
     // Last Stand gives +15 mult when no discards remain: an omitted `discardsLeft` is the
     // deck's full discards, so it stays quiet; an explicit 0 fires it.
-    let quiet = score(&pair_with(serde_json::json!({"jokers": [{"id": "last_stand"}]})));
+    let quiet = score(&pair_with(
+        serde_json::json!({"jokers": [{"id": "last_stand"}]}),
+    ));
     let fired = score(&pair_with(
         serde_json::json!({"jokers": [{"id": "last_stand"}], "discardsLeft": 0}),
     ));
-    assert_eq!(fired.mult.raw() - quiet.mult.raw(), 15 * 10_000, "mult in ten-thousandths");
+    assert_eq!(
+        fired.mult.raw() - quiet.mult.raw(),
+        15 * 10_000,
+        "mult in ten-thousandths"
+    );
     // Spare Hands gives +30 chips per remaining discard: the default is the plain deck's 3.
-    let spare = score(&pair_with(serde_json::json!({"jokers": [{"id": "spare_hands"}]})));
+    let spare = score(&pair_with(
+        serde_json::json!({"jokers": [{"id": "spare_hands"}]}),
+    ));
     let plain = score(&pair_with(serde_json::json!({})));
     assert_eq!(spare.chips - plain.chips, 90);
 }
@@ -112,7 +127,9 @@ fn omitted_fields_fire_no_joker_by_accident() {
 #[test]
 fn times_played_feeds_the_jokers_that_count_them() {
     // Lantern: +mult equal to the times this poker hand was played (this one included).
-    let first = score(&pair_with(serde_json::json!({"jokers": [{"id": "lantern"}]})));
+    let first = score(&pair_with(
+        serde_json::json!({"jokers": [{"id": "lantern"}]}),
+    ));
     let fifth = score(&pair_with(
         serde_json::json!({"jokers": [{"id": "lantern"}], "timesPlayed": {"pair": 4}}),
     ));
@@ -123,19 +140,31 @@ fn times_played_feeds_the_jokers_that_count_them() {
 
 #[test]
 fn unknown_ids_name_the_nearest_valid_ones() {
-    let e = refusal(&pair_with(serde_json::json!({"jokers": [{"id": "harlequinn"}]})));
+    let e = refusal(&pair_with(
+        serde_json::json!({"jokers": [{"id": "harlequinn"}]}),
+    ));
     assert_eq!(e.code, "unknown_joker");
-    assert!(e.message.contains("did you mean `harlequin`"), "{}", e.message);
+    assert!(
+        e.message.contains("did you mean `harlequin`"),
+        "{}",
+        e.message
+    );
     let e = refusal(&pair_with(serde_json::json!({"boss": "milstone"})));
     assert_eq!(e.code, "unknown_boss");
     assert!(e.message.contains("`millstone`"), "{}", e.message);
-    let e = refusal(&pair_with(serde_json::json!({"consumables": ["planet:pebbel"]})));
+    let e = refusal(&pair_with(
+        serde_json::json!({"consumables": ["planet:pebbel"]}),
+    ));
     assert_eq!(e.code, "unknown_consumable");
     assert!(e.message.contains("`planet:pebble`"), "{}", e.message);
-    let e = refusal(&pair_with(serde_json::json!({"vouchers": ["nobody_at_all"]})));
+    let e = refusal(&pair_with(
+        serde_json::json!({"vouchers": ["nobody_at_all"]}),
+    ));
     assert_eq!(e.code, "unknown_voucher");
     // Held consumables are accepted by their catalog key.
-    score(&pair_with(serde_json::json!({"consumables": ["planet:pebble"]})));
+    score(&pair_with(
+        serde_json::json!({"consumables": ["planet:pebble"]}),
+    ));
 }
 
 #[test]
@@ -144,7 +173,11 @@ fn a_card_marked_debuffed_scores_no_chips() {
     let mut input = pair_with(serde_json::json!({}));
     input["played"][1]["debuffed"] = serde_json::json!(true);
     let marked = score(&input);
-    assert_eq!(plain.chips - marked.chips, 8, "the debuffed eight adds none of its 8 chips");
+    assert_eq!(
+        plain.chips - marked.chips,
+        8,
+        "the debuffed eight adds none of its 8 chips"
+    );
 }
 
 #[test]

@@ -15,6 +15,7 @@ use turnstile_core::content::{revision_of, MANIFEST_FILE};
 use turnstile_core::{BundleManifest, BundleSource, ContentProblem, Fingerprint, Location};
 use turnstile_effects::{EffectRow, EffectTable, EffectVocabulary, HandlerRegistry, ResourceKind};
 use turnstile_formula::{Type, VariableSchema};
+use turnstile_lifecycle::LifecycleRules;
 use turnstile_phases::{
     phase_condition_schema, PhaseCatalog, PhaseSequenceDefinition, ValidationContext,
 };
@@ -188,6 +189,31 @@ pub struct DuelRules {
     pub board_limit: u32,
     /// After this many activations the match ends in a draw.
     pub max_turns: u32,
+    /// A seat the match config names as late may join (`JOIN`) until the end of this round;
+    /// after it, a seat that has not joined is out of the match.
+    #[serde(default = "default_late_join_until_round")]
+    pub late_join_until_round: u32,
+    /// The match lifecycle: clocks, initiative, round hooks (`turnstile-lifecycle`).
+    pub lifecycle: LifecycleRules,
+}
+
+fn default_late_join_until_round() -> u32 {
+    3
+}
+
+/// The variables the initiative formula (`lifecycle.initiative`) may read, in slot order:
+/// the commander's seat number, the round, and its seat's health, maximum health and units.
+pub const INITIATIVE_VARIABLES: &[(&str, Type)] = &[
+    ("seat", Type::Int),
+    ("round", Type::Int),
+    ("owner.health", Type::Int),
+    ("owner.max_health", Type::Int),
+    ("owner.board", Type::Int),
+];
+
+/// The schema of [`INITIATIVE_VARIABLES`].
+pub fn initiative_schema() -> VariableSchema {
+    VariableSchema::from_declarations(INITIATIVE_VARIABLES.iter().copied()).unwrap_or_default()
 }
 
 /// Rows kept with the table compiled from them; serialized as the rows.
@@ -505,6 +531,14 @@ pub fn load(source: &BundleSource) -> Result<DuelContent, Vec<ContentProblem>> {
                 ));
             }
         }
+        for p in rules.lifecycle.validate(&initiative_schema()) {
+            problems.push(ContentProblem::new(
+                &path,
+                pointer(format!("/lifecycle{}", p.pointer)),
+                &p.code,
+                p.message,
+            ));
+        }
         Some(rules)
     });
 
@@ -703,6 +737,26 @@ pub fn load(source: &BundleSource) -> Result<DuelContent, Vec<ContentProblem>> {
                             ),
                         ));
                     }
+                }
+            }
+        }
+    }
+    if let (Some(r), Some(e)) = (&rules, &effects) {
+        for (field, list) in [
+            ("startRoundEffects", &r.lifecycle.start_round_effects),
+            ("endRoundEffects", &r.lifecycle.end_round_effects),
+        ] {
+            for (j, effect) in list.iter().enumerate() {
+                let owner = format!("effect:{effect}");
+                if e.table.owner_key(&owner).is_none() {
+                    problems.push(ContentProblem::new(
+                        "rules.json",
+                        pointer(format!("/lifecycle/{field}/{j}")),
+                        "unknown_effect",
+                        format!(
+                            "round hook `{field}`: effect `{effect}` has no rows (owner `{owner}`, trigger {RUN_TRIGGER})"
+                        ),
+                    ));
                 }
             }
         }

@@ -48,6 +48,10 @@ pub struct Host<'a> {
     pub(crate) state: &'a mut DuelState,
     pub(crate) events: Vec<DuelEvent>,
     pub(crate) resolving: Resolving,
+    /// Seats taken out of the match during this command, for the lifecycle to remove.
+    pub(crate) departures: Vec<Seat>,
+    /// The first rule error a lifecycle hook met, with its own code.
+    pub(crate) failure: Option<RuleError>,
 }
 
 impl<'a> Host<'a> {
@@ -58,6 +62,8 @@ impl<'a> Host<'a> {
             state,
             events: Vec::new(),
             resolving: Resolving::Nothing,
+            departures: Vec::new(),
+            failure: None,
         }
     }
 
@@ -300,6 +306,17 @@ impl EffectHost for Host<'_> {
         let before = self
             .resource(target, "health")
             .ok_or_else(|| HostError::no_resource(target, "health"))?;
+        // A seat away from the table (waiting to join, or out) is not hurt.
+        if let Some(i) = self.seat_of(target) {
+            if self
+                .state
+                .seats
+                .get(i)
+                .is_some_and(|s| s.standing != crate::state::Standing::Playing)
+            {
+                return Ok(Change::int(before, before));
+            }
+        }
         if amount > 0 && self.absorbs(target) {
             let absorbing: Vec<String> = self
                 .state

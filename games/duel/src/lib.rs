@@ -22,6 +22,7 @@ use turnstile_core::{
     ActionKind, BundleSource, CommandContext, ContentBundle, ContentProblem, Game, MatchSetup,
     MatchStatus, Outcome, ParamRange, ParamSpec, Rejection, Seat, SetupError, Viewer,
 };
+use turnstile_lifecycle::LifecycleState;
 use turnstile_phases::PhaseGraphReducer;
 
 pub use content::{
@@ -29,7 +30,7 @@ pub use content::{
 };
 pub use host::{Host, RuleError};
 pub use state::{
-    CardInstance, DuelAction, DuelEvent, DuelResult, DuelState, SeatState, UnitInstance,
+    CardInstance, DuelAction, DuelEvent, DuelResult, DuelState, SeatState, Standing, UnitInstance,
 };
 pub use view::{DuelView, SeatView};
 
@@ -41,8 +42,19 @@ pub const PLAY_CARD: &str = "PLAY_CARD";
 pub const END_TURN: &str = "END_TURN";
 /// Pass priority in a response window.
 pub const PASS_PRIORITY: &str = "PASS_PRIORITY";
-/// Concede (allowed in every phase, to either seat, priority or not).
+/// Concede (allowed in every phase, to every seat, priority or not).
 pub const RESIGN: &str = "RESIGN";
+/// Give up the rest of the activation (when the clock is skippable).
+pub const SKIP: &str = "SKIP";
+/// A late seat takes its place.
+pub const JOIN: &str = "JOIN";
+/// The system's Timeout.
+pub const TIMEOUT: &str = "TIMEOUT";
+/// The system's ClockResumed.
+pub const CLOCK_RESUMED: &str = "CLOCK_RESUMED";
+
+/// The clocks the shipped content offers (`lifecycle.clocks` of `rules.json`).
+pub const CLOCKS: [&str; 3] = ["untimed", "standard", "blitz"];
 
 /// The phase presets a match config may choose.
 pub const PRESETS: [&str; 3] = ["classic-style", "hearthstone-style", "priority-window"];
@@ -63,9 +75,16 @@ pub struct DuelConfig {
     /// The phase sequence of the content to play under.
     #[serde(default = "default_sequence")]
     pub phase_sequence: String,
-    /// The decks of seat 0 and seat 1 (empty: the content's decks in id order).
+    /// The decks of the seats, in seat order (missing ones: the content's decks in id order,
+    /// cycling).
     #[serde(default)]
     pub decks: Vec<String>,
+    /// The clock (a turn config of the content's `lifecycle.clocks`); absent: its default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<String>,
+    /// Seats that start out waiting and join later with `JOIN` (late players); seat 0 never.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub late_seats: Vec<u16>,
 }
 
 fn default_sequence() -> String {
@@ -77,6 +96,8 @@ impl Default for DuelConfig {
         DuelConfig {
             phase_sequence: default_sequence(),
             decks: Vec::new(),
+            clock: None,
+            late_seats: Vec::new(),
         }
     }
 }
@@ -86,8 +107,14 @@ impl DuelConfig {
     pub fn with_sequence(sequence: &str) -> DuelConfig {
         DuelConfig {
             phase_sequence: sequence.into(),
-            decks: Vec::new(),
+            ..DuelConfig::default()
         }
+    }
+
+    /// The same config under `clock`.
+    pub fn with_clock(mut self, clock: &str) -> DuelConfig {
+        self.clock = Some(clock.into());
+        self
     }
 }
 
@@ -123,19 +150,63 @@ fn card_tags<'c>(
         .unwrap_or_default()
 }
 
-/// The legality checks before anything is computed: the match is on, the phase state resolves
+/// The legality checks before anything is computed: the match is on, the seat is at the table
+/// (or, for `JOIN`, waiting and in time), an activation is running, the phase state resolves
 /// against the pinned content, the seat holds priority, the phase allows the action by type or
-/// by a tag of the card behind it.
-fn filter(
+/// by a tag of the card behind it. `RESIGN` is never illegal; `SKIP` is the turn framework's
+/// (the acting seat, a skippable clock, no response window open).
+pub(crate) fn filter(
     content: &DuelContent,
     state: &DuelState,
+    lifecycle: &LifecycleState,
     seat: Seat,
     action: &DuelAction,
 ) -> Result<(), Rejection> {
     if state.result.is_some() {
         return Err(Rejection::new("match_over", "the match is over"));
     }
-    if *action == DuelAction::Resign {
+    let standing = state.standing(seat);
+    match action {
+        DuelAction::Timeout { .. } | DuelAction::ClockResumed { .. } => {
+            return Err(Rejection::new(
+                "system_action",
+                "only the system submits Timeout and ClockResumed",
+            ))
+        }
+        DuelAction::Resign if standing != Standing::Out => return Ok(()),
+        DuelAction::Join => {
+            if standing != Standing::Waiting {
+                return Err(Rejection::new(
+                    "not_late",
+                    format!("seat {} is not waiting to join", seat.0),
+                ));
+            }
+            return Ok(());
+        }
+        _ => {}
+    }
+    if standing != Standing::Playing {
+        return Err(Rejection::new(
+            "not_at_the_table",
+            format!("seat {} is not at the table", seat.0),
+        ));
+    }
+    if lifecycle.acting().is_none() || !lifecycle.is_active() {
+        return Err(Rejection::new(
+            "turn_not_active",
+            "no activation is running",
+        ));
+    }
+    if *action == DuelAction::Skip {
+        lifecycle
+            .check_skip(&content.rules.lifecycle, seat)
+            .map_err(|e| Rejection::new(e.code(), e.to_string()))?;
+        if state.priority.is_open() {
+            return Err(Rejection::new(
+                "window_open",
+                "a response window is open: pass priority first",
+            ));
+        }
         return Ok(());
     }
     let reducer = PhaseGraphReducer::new(&content.phases.catalog, content.revision);
@@ -144,7 +215,7 @@ fn filter(
         .map_err(|e| Rejection::new(e.code(), e.to_string()))?;
     state.priority.check(seat)?;
     let tags = match action {
-        DuelAction::PlayCard { hand } => card_tags(content, state, seat, *hand),
+        DuelAction::PlayCard { hand, .. } => card_tags(content, state, seat, *hand),
         _ => Vec::new(),
     };
     resolved.filter().allows(action.action_type(), &tags)?;
@@ -170,7 +241,7 @@ impl Game for Duel {
     }
 
     fn seat_range(_content: &DuelContent, _config: &DuelConfig) -> (u16, u16) {
-        (2, 2)
+        (2, 4)
     }
 
     fn setup(
@@ -203,9 +274,68 @@ impl Game for Duel {
                     .ok_or_else(|| SetupError::new("no_decks", "the content has no decks")),
             }
         };
-        let decks = [pick(0)?, pick(1)?];
-        state::setup(content, &config.phase_sequence, decks, setup.seed)
-            .map_err(|e| SetupError::new(e.code, e.message))
+        let (low, high) = Self::seat_range(content, config);
+        if setup.seats < low || setup.seats > high {
+            return Err(SetupError::new(
+                "seat_count",
+                format!("Duel takes {low} to {high} seats, not {}", setup.seats),
+            ));
+        }
+        let mut decks = Vec::new();
+        for i in 0..usize::from(setup.seats) {
+            decks.push(pick(i)?);
+        }
+        let mut late = Vec::new();
+        for s in &config.late_seats {
+            if *s == 0 || *s >= setup.seats || late.contains(&Seat(*s)) {
+                return Err(SetupError::new(
+                    "bad_late_seat",
+                    format!(
+                        "late seat {s}: a late seat is one of 1..{} (seat 0 starts the match), each named once",
+                        setup.seats
+                    ),
+                ));
+            }
+            late.push(Seat(*s));
+        }
+        state::setup(
+            content,
+            state::Setup {
+                sequence_id: &config.phase_sequence,
+                decks: &decks,
+                late_seats: &late,
+                clock: config.clock.as_deref(),
+                seed: setup.seed,
+            },
+        )
+        .map_err(|e| SetupError::new(e.code, e.message))
+    }
+
+    fn attach(content: &DuelContent, state: &mut DuelState) -> Result<(), SetupError> {
+        state
+            .lifecycle
+            .turns
+            .verify(&content.rules.lifecycle.clocks)
+            .map_err(|e| SetupError::new(e.code(), e.to_string()))?;
+        let deadline = if state.result.is_none() {
+            state.lifecycle.deadline_tick(&content.rules.lifecycle)
+        } else {
+            None
+        };
+        if deadline != state.deadline_tick {
+            return Err(SetupError::new(
+                "inconsistent_state",
+                "the stored deadline tick is not the turn clock's",
+            ));
+        }
+        Ok(())
+    }
+
+    fn is_system_action(action: &DuelAction) -> bool {
+        matches!(
+            action,
+            DuelAction::Timeout { .. } | DuelAction::ClockResumed { .. }
+        )
     }
 
     fn legal_actions(content: &DuelContent, state: &DuelState, seat: Seat) -> Vec<ActionKind> {
@@ -213,7 +343,7 @@ impl Game for Duel {
         let playable: Vec<String> = Self::enumerate_actions(content, state, seat)
             .into_iter()
             .filter_map(|a| match a {
-                DuelAction::PlayCard { hand }
+                DuelAction::PlayCard { hand, target: None }
                     if Self::check(
                         content,
                         state,
@@ -239,12 +369,29 @@ impl Game for Duel {
                 }],
             });
         }
+        if !kinds.is_empty() && state.playing().len() > 2 {
+            if let Some(kind) = kinds.first_mut() {
+                kind.params.push(ParamSpec {
+                    name: "target".into(),
+                    range: ParamRange::OneOf {
+                        values: state
+                            .playing()
+                            .into_iter()
+                            .filter(|s| *s != seat)
+                            .map(|s| s.0.to_string())
+                            .collect(),
+                    },
+                });
+            }
+        }
         for action in [
             DuelAction::EndTurn,
             DuelAction::PassPriority,
+            DuelAction::Skip,
+            DuelAction::Join,
             DuelAction::Resign,
         ] {
-            if filter(content, state, seat, &action).is_ok() {
+            if filter(content, state, &state.lifecycle, seat, &action).is_ok() {
                 kinds.push(ActionKind::bare(action.action_type()));
             }
         }
@@ -262,14 +409,29 @@ impl Game for Duel {
             .map_or(0, |s| s.hand.len());
         for i in 0..hand {
             if let Ok(hand) = u16::try_from(i) {
-                let action = DuelAction::PlayCard { hand };
-                if filter(content, state, seat, &action).is_ok() {
+                let action = DuelAction::play(hand);
+                if filter(content, state, &state.lifecycle, seat, &action).is_ok() {
                     actions.push(action);
+                    // With several opponents, each may be aimed at.
+                    let foes: Vec<Seat> =
+                        state.playing().into_iter().filter(|s| *s != seat).collect();
+                    if foes.len() > 1 {
+                        for foe in foes {
+                            actions.push(DuelAction::PlayCard {
+                                hand,
+                                target: Some(foe),
+                            });
+                        }
+                    }
                 }
             }
         }
-        for action in [DuelAction::PassPriority, DuelAction::EndTurn] {
-            if filter(content, state, seat, &action).is_ok() {
+        for action in [
+            DuelAction::Join,
+            DuelAction::PassPriority,
+            DuelAction::EndTurn,
+        ] {
+            if filter(content, state, &state.lifecycle, seat, &action).is_ok() {
                 actions.push(action);
             }
         }
@@ -282,12 +444,8 @@ impl Game for Duel {
         ctx: CommandContext,
         action: &DuelAction,
     ) -> Result<DuelPlan, Rejection> {
-        let seat = ctx
-            .seat
-            .ok_or_else(|| Rejection::new("seat_required", "Duel has no system actions"))?;
-        filter(content, state, seat, action)?;
         let mut next = state.clone();
-        let events = state::apply(content, &mut next, seat, action)?;
+        let events = state::apply(content, &mut next, ctx, action)?;
         Ok(DuelPlan {
             state: Box::new(next),
             events,
@@ -330,7 +488,11 @@ impl Game for Duel {
         event: &DuelEvent,
         viewer: Viewer,
     ) -> Option<DuelEvent> {
-        Some(view::preview_redact(event, viewer))
+        match event {
+            // A burned card is the top of a deck: face up once committed, unknown before.
+            DuelEvent::CardBurned { .. } if viewer != Viewer::Referee => None,
+            _ => Some(view::preview_redact(event, viewer)),
+        }
     }
 
     fn status(_content: &DuelContent, state: &DuelState) -> MatchStatus {
@@ -347,5 +509,9 @@ impl Game for Duel {
 
     fn step(state: &DuelState) -> u64 {
         state.step.current()
+    }
+
+    fn deadline_tick(state: &DuelState) -> Option<turnstile_core::Tick> {
+        state.deadline_tick
     }
 }

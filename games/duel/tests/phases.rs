@@ -203,7 +203,7 @@ fn legal_actions_list_the_playable_hand_indices_as_a_range() {
         }
     );
     let names: Vec<&str> = kinds.iter().map(|k| k.kind.as_str()).collect();
-    assert_eq!(names, ["PLAY_CARD", "END_TURN", "RESIGN"]);
+    assert_eq!(names, ["PLAY_CARD", "END_TURN", "SKIP", "RESIGN"]);
     // Seat 1, without priority, may only resign.
     let names: Vec<String> = Duel::legal_actions(&b.content, &s, Seat(1))
         .into_iter()

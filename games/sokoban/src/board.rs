@@ -33,7 +33,7 @@
 //! rejected with [`MoveRejection::HistoryFull`].
 
 use crate::deadlock::{DeadSquareEvent, DeadSquares};
-use crate::grid::{Cell, Direction, Tile};
+use crate::grid::{Cell, Direction, Tile, Topology};
 use crate::level::Level;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -73,6 +73,9 @@ pub enum MoveRejection {
     /// The history is full ([`MAX_HISTORY`] moves).
     #[error("the history is full")]
     HistoryFull,
+    /// The board has no such direction (a diagonal on a square board, up or down on a hex one).
+    #[error("this board has no such direction")]
+    NoSuchDirection,
 }
 
 impl MoveRejection {
@@ -83,6 +86,7 @@ impl MoveRejection {
             MoveRejection::BoxBlocked => "box_blocked",
             MoveRejection::Solved => "solved",
             MoveRejection::HistoryFull => "history_full",
+            MoveRejection::NoSuchDirection => "no_such_direction",
         }
     }
 }
@@ -292,8 +296,10 @@ pub struct Board {
     start_flags: Vec<u8>,
     start_player: usize,
     start_boxes_off_goal: u32,
-    /// Index offsets of the four directions, in [`Direction`] order.
-    offsets: [isize; 4],
+    /// Square or hex cells.
+    topology: Topology,
+    /// Index offsets by [`Direction::index`] (0 for a direction the topology lacks).
+    offsets: [isize; 8],
     player: usize,
     boxes_off_goal: u32,
     moves: u32,
@@ -333,6 +339,12 @@ impl Board {
             boxes_off_goal += u32::from(flags[b.index()] & GOAL == 0);
         }
         let width = level.width() as isize;
+        let topology = level.topology();
+        let mut offsets = [0; 8];
+        for &d in topology.directions() {
+            let (dx, dy) = topology.delta(d);
+            offsets[d.index()] = dy as isize * width + dx as isize;
+        }
         Board {
             width: level.width(),
             height: level.height(),
@@ -340,7 +352,8 @@ impl Board {
             flags,
             start_player: level.player().index(),
             start_boxes_off_goal: boxes_off_goal,
-            offsets: [-width, 1, width, -1],
+            topology,
+            offsets,
             player: level.player().index(),
             boxes_off_goal,
             moves: 0,
@@ -421,6 +434,9 @@ impl Board {
         }
         if self.history.len() >= MAX_HISTORY as usize {
             return Err(MoveRejection::HistoryFull);
+        }
+        if !self.topology.has(direction) {
+            return Err(MoveRejection::NoSuchDirection);
         }
         let offset = self.offsets[direction.index()];
         // The level's invariant (the region is closed by walls) keeps these on the grid.
@@ -638,11 +654,26 @@ impl Board {
         self.height
     }
 
-    /// The neighbour of a cell in a direction, if it is on the grid.
+    /// Square or hexagonal cells.
+    pub fn topology(&self) -> Topology {
+        self.topology
+    }
+
+    /// The directions the player moves in on this board, in the order planners try them:
+    /// with [`Board::neighbour`], what a search over this board needs to know of its shape.
+    pub fn directions(&self) -> &'static [Direction] {
+        self.topology.directions()
+    }
+
+    /// The neighbour of a cell in a direction, if it is on the grid (`None` as well for a
+    /// direction the board lacks).
     pub fn neighbour(&self, cell: Cell, direction: Direction) -> Option<Cell> {
+        if !self.topology.has(direction) {
+            return None;
+        }
         let (w, h) = (i32::from(self.width), i32::from(self.height));
         let (x, y) = (i32::from(cell.0) % w, i32::from(cell.0) / w);
-        let (dx, dy) = direction.delta();
+        let (dx, dy) = self.topology.delta(direction);
         let (nx, ny) = (x + dx, y + dy);
         (cell.index() < self.flags.len() && (0..w).contains(&nx) && (0..h).contains(&ny))
             .then(|| Cell::from_index((ny * w + nx) as usize))
@@ -742,7 +773,7 @@ impl Board {
                 } else {
                     start
                 };
-                steps.push(Direction::from_lurd(letter).ok_or(malformed(at))?);
+                steps.push(self.topology.read_letter(letter).ok_or(malformed(at))?);
             }
             if chars[start] == '(' && steps.len() < 2 {
                 return Err(malformed(start)); // a one-move path is written as its letter
@@ -785,9 +816,12 @@ impl Board {
         &self.flags
     }
 
-    /// Index offsets of the four directions.
-    pub(crate) fn offsets(&self) -> [isize; 4] {
-        self.offsets
+    /// Index offsets of [`Board::directions`], in that order.
+    pub(crate) fn offsets(&self) -> Vec<isize> {
+        self.directions()
+            .iter()
+            .map(|d| self.offsets[d.index()])
+            .collect()
     }
 
     /// Takes the redo stack out (to restore it if a batch of moves is rolled back).
@@ -800,13 +834,21 @@ impl Board {
         self.redo = redo;
     }
 
+    /// The direction of a history byte (a move, not a restart), read in this board's letters.
+    #[inline]
+    fn byte_direction(&self, byte: u8) -> Direction {
+        self.topology
+            .read_letter(char::from(byte & !CONTINUES))
+            .map_or(Direction::Left, |(d, _)| d)
+    }
+
     fn flag(&self, cell: Cell, flag: u8) -> bool {
         self.flags.get(cell.index()).is_some_and(|f| f & flag != 0)
     }
 
     /// Re-applies a recorded move (known to be legal).
     fn apply(&mut self, byte: u8) {
-        let offset = self.offsets[byte_direction(byte).index()];
+        let offset = self.offsets[self.byte_direction(byte).index()];
         let to = self.player.wrapping_add_signed(offset);
         if is_push(byte) {
             let beyond = to.wrapping_add_signed(offset);
@@ -820,7 +862,7 @@ impl Board {
 
     /// Reverts a recorded move (the last one applied).
     fn unapply(&mut self, byte: u8) {
-        let offset = self.offsets[byte_direction(byte).index()];
+        let offset = self.offsets[self.byte_direction(byte).index()];
         let back = self.player.wrapping_add_signed(-offset);
         if is_push(byte) {
             let box_cell = self.player.wrapping_add_signed(offset);
@@ -865,17 +907,6 @@ impl Board {
 #[inline]
 fn is_push(byte: u8) -> bool {
     (byte & !CONTINUES).is_ascii_uppercase()
-}
-
-/// The direction of a history byte (a move, not a restart).
-#[inline]
-fn byte_direction(byte: u8) -> Direction {
-    match (byte & !CONTINUES).to_ascii_lowercase() {
-        b'u' => Direction::Up,
-        b'r' => Direction::Right,
-        b'd' => Direction::Down,
-        _ => Direction::Left,
-    }
 }
 
 /// Writes history bytes (oldest first) in the record form: letters, `(`path`)`, `!`.

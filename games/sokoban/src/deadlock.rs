@@ -30,15 +30,13 @@ impl DeadSquares {
     /// Computes the dead squares of a level.
     pub fn compute(level: &Level) -> DeadSquares {
         let tiles = level.tiles();
-        let (width, height) = (usize::from(level.width()), usize::from(level.height()));
+        let topology = level.topology();
+        let (width, height) = (i32::from(level.width()), i32::from(level.height()));
         let step = |i: usize, d: Direction| -> Option<usize> {
-            let (x, y) = (i % width, i / width);
-            match d {
-                Direction::Up => (y > 0).then(|| i - width),
-                Direction::Right => (x + 1 < width).then(|| i + 1),
-                Direction::Down => (y + 1 < height).then(|| i + width),
-                Direction::Left => (x > 0).then(|| i - 1),
-            }
+            let (dx, dy) = topology.delta(d);
+            // Cells are below MAX_SIDE², far inside i32.
+            let (x, y) = (i as i32 % width + dx, i as i32 / width + dy);
+            ((0..width).contains(&x) && (0..height).contains(&y)).then(|| (y * width + x) as usize)
         };
         let walkable = |i: Option<usize>| i.is_some_and(|i| tiles[i].is_walkable());
 
@@ -52,7 +50,7 @@ impl DeadSquares {
         let mut head = 0;
         while let Some(&q) = queue.get(head) {
             head += 1;
-            for d in Direction::ALL {
+            for &d in topology.directions() {
                 // The box came from `from`, pushed in direction `d` by a player at `player`.
                 let from = step(q, d.opposite());
                 let player = from.and_then(|p| step(p, d.opposite()));

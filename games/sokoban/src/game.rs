@@ -8,10 +8,12 @@
 //! it made, the counters and whether the level is solved.
 
 use crate::board::{Board, BoardRecord, HistoryEntry, HistoryRejection, StepOutcome};
+use crate::grid::Topology;
 use crate::grid::{Cell, Direction};
-use crate::level::{parse_collection, parse_numeric, Level, LevelError};
+use crate::level::{parse_collection, parse_hex_collection, parse_numeric, Level, LevelError};
 use crate::lurd::export_lurd;
 use crate::plan::{push_path, walk_path};
+use crate::solver::{deadlocked, DeadlockKind};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use turnstile_core::{
     ActionKind, BundleManifest, BundleSource, CommandContext, ContentProblem, Game, Location,
@@ -81,6 +83,9 @@ pub struct SokobanState {
     collection: String,
     level: u32,
     board: BoardSlot,
+    /// Set by [`SokobanAction::Finish`]: the player moved on from the solved level, and the
+    /// match is over. Until then a solved level stays open for undo.
+    finished: bool,
 }
 
 /// A live board, or the record of one read back from storage and not yet attached.
@@ -113,6 +118,9 @@ struct StateRecord {
     level: u32,
     history: String,
     redo: String,
+    /// Left out while false, so states of unfinished matches keep their form and fingerprints.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    finished: bool,
 }
 
 impl Serialize for SokobanState {
@@ -123,6 +131,7 @@ impl Serialize for SokobanState {
             level: self.level,
             history,
             redo,
+            finished: self.finished,
         }
         .serialize(serializer)
     }
@@ -138,6 +147,7 @@ impl<'de> Deserialize<'de> for SokobanState {
                 history: r.history,
                 redo: r.redo,
             }),
+            finished: r.finished,
         })
     }
 }
@@ -189,6 +199,9 @@ pub enum SokobanAction {
     Redo,
     /// Back to the level's start; itself undoable.
     Restart,
+    /// Move on from the solved level: its outcome becomes a receipt and the match ends.
+    /// Until then a solved level stays open for undo, redo and restart.
+    Finish,
 }
 
 /// What happened, for clients.
@@ -244,6 +257,24 @@ pub enum SokobanEvent {
         /// The solution in LURD.
         lurd: String,
     },
+    /// The position after the command can't be solved any more (the solver's cheap deadlock
+    /// check: a dead square, a freeze, or boxes that can't all get goals). Undo it.
+    Deadlocked {
+        /// `dead_square`, `freeze` or `bipartite`.
+        reason: String,
+        /// The box that shows it, when one does.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cell: Option<Xy>,
+    },
+    /// The player moved on from the solved level; the match is over.
+    Finished {
+        /// Moves of the solution.
+        moves: u32,
+        /// Pushes of the solution.
+        pushes: u32,
+        /// The solution in LURD (Hexoban letters on a hex board).
+        lurd: String,
+    },
     /// The counters after the command; always the last event.
     Counters {
         /// Moves since the start or the last restart.
@@ -288,6 +319,14 @@ pub struct SokobanView {
     pub lurd: String,
     /// Cells where a box can never reach a goal (for warnings).
     pub dead_squares: Vec<Xy>,
+    /// `hex` for a Hexoban board (its rows keep the `.hsb` layout: hex cells in every other
+    /// entry); left out for the square board, whose views are unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub topology: Option<Topology>,
+    /// Whether the player has moved on from the solved level (the match is over); left out
+    /// while false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub finished: bool,
 }
 
 /// A checked action, ready to commit.
@@ -303,10 +342,13 @@ pub enum SokobanPlan {
     Redo,
     /// Restart.
     Restart,
+    /// Finish the solved level.
+    Finish,
 }
 
-/// The file kinds a Sokoban bundle reads.
-pub const KINDS: &[&str] = &["levels", "numeric-level"];
+/// The file kinds a Sokoban bundle reads: XSB collections, the seed's numeric grid, and
+/// Hexoban collections (`.hsb`, hexagonal cells).
+pub const KINDS: &[&str] = &["levels", "numeric-level", "hex-levels"];
 
 fn level_problem(path: &str, e: &LevelError) -> ContentProblem {
     ContentProblem::new(
@@ -327,7 +369,11 @@ pub fn parse_levels(kind: &str, text: &str, path: &str) -> Result<Vec<Level>, Ve
             .map(|level| vec![level])
             .map_err(|errors| errors.iter().map(|e| level_problem(path, e)).collect());
     }
-    let parsed = parse_collection(text, path);
+    let parsed = if kind == "hex-levels" {
+        parse_hex_collection(text, path)
+    } else {
+        parse_collection(text, path)
+    };
     let problems: Vec<ContentProblem> = parsed.errors().map(|e| level_problem(path, e)).collect();
     if !problems.is_empty() {
         return Err(problems);
@@ -483,6 +529,7 @@ impl Game for Sokoban {
             collection: config.collection.clone(),
             level: config.level,
             board: BoardSlot::Live(Box::new(Board::new(level))),
+            finished: false,
         })
     }
 
@@ -509,7 +556,8 @@ impl Game for Sokoban {
         };
         let mut kinds = Vec::new();
         if !board.is_solved() {
-            let directions: Vec<String> = Direction::ALL
+            let directions: Vec<String> = board
+                .directions()
                 .iter()
                 .filter(|d| board.check_step(**d).is_ok())
                 .map(|d| d.name().to_owned())
@@ -563,11 +611,15 @@ impl Game for Sokoban {
         if board.check_restart().is_ok() {
             kinds.push(ActionKind::bare("restart"));
         }
+        if board.is_solved() && !state.finished {
+            kinds.push(ActionKind::bare("finish"));
+        }
         kinds
     }
 
-    fn enumerate_actions(_: &SokobanContent, _: &SokobanState, _: Seat) -> Vec<SokobanAction> {
-        let mut all: Vec<SokobanAction> = Direction::ALL
+    fn enumerate_actions(_: &SokobanContent, state: &SokobanState, _: Seat) -> Vec<SokobanAction> {
+        let directions = state.board().map_or(&Direction::ALL[..], Board::directions);
+        let mut all: Vec<SokobanAction> = directions
             .iter()
             .map(|&direction| SokobanAction::Move { direction })
             .collect();
@@ -575,6 +627,7 @@ impl Game for Sokoban {
             SokobanAction::Undo,
             SokobanAction::Redo,
             SokobanAction::Restart,
+            SokobanAction::Finish,
         ]);
         all
     }
@@ -627,6 +680,11 @@ impl Game for Sokoban {
                 .check_restart()
                 .map(|()| SokobanPlan::Restart)
                 .map_err(history_rejection),
+            SokobanAction::Finish if board.is_solved() => Ok(SokobanPlan::Finish),
+            SokobanAction::Finish => Err(reject(
+                "not_solved",
+                "the level is not solved: finish moves on from a solved level only",
+            )),
         }
     }
 
@@ -637,6 +695,15 @@ impl Game for Sokoban {
         plan: SokobanPlan,
     ) -> Vec<SokobanEvent> {
         let level = level_of(content, state).expect("checked: the level resolves");
+        if plan == SokobanPlan::Finish {
+            state.finished = true;
+            let board = state.board().expect("checked: the board is live");
+            return vec![SokobanEvent::Finished {
+                moves: board.moves(),
+                pushes: board.pushes(),
+                lurd: export_lurd(board),
+            }];
+        }
         let BoardSlot::Live(board) = &mut state.board else {
             unreachable!("checked: the board is live")
         };
@@ -678,6 +745,22 @@ impl Game for Sokoban {
                 board.restart().expect("checked: restart possible");
                 events.push(SokobanEvent::Restarted);
             }
+            SokobanPlan::Finish => unreachable!("handled above"),
+        }
+        // The "still solvable?" check, after every command that moved something: only a
+        // position the cheap checks prove unsolvable gets the event, so receipts of play that
+        // stays solvable are unchanged.
+        if let Ok(Some(deadlock)) = deadlocked(level, &board.position()) {
+            let cell = match deadlock {
+                DeadlockKind::DeadSquare { cell } | DeadlockKind::Freeze { cell } => {
+                    Some(xy(level, cell))
+                }
+                DeadlockKind::Bipartite => None,
+            };
+            events.push(SokobanEvent::Deadlocked {
+                reason: deadlock.code().to_owned(),
+                cell,
+            });
         }
         if board.is_solved() && !was_solved {
             events.push(SokobanEvent::Solved {
@@ -714,6 +797,8 @@ impl Game for Sokoban {
                 can_redo: false,
                 lurd: String::new(),
                 dead_squares: Vec::new(),
+                topology: None,
+                finished: state.finished,
             };
         };
         SokobanView {
@@ -735,12 +820,14 @@ impl Game for Sokoban {
                 .filter(|c| board.is_dead(*c))
                 .map(|c| xy(level, c))
                 .collect(),
+            topology: (!level.topology().is_square()).then_some(level.topology()),
+            finished: state.finished,
         }
     }
 
     fn status(_: &SokobanContent, state: &SokobanState) -> MatchStatus {
         match state.board() {
-            Some(board) if board.is_solved() => MatchStatus::Finished {
+            Some(board) if board.is_solved() && state.finished => MatchStatus::Finished {
                 outcome: Outcome {
                     kind: "solved".into(),
                     winners: vec![Seat(0)],

@@ -34,6 +34,7 @@ pub mod grid;
 pub mod level;
 pub mod lurd;
 pub mod plan;
+pub mod solver;
 
 pub use board::{
     Board, BoardRecord, BoxPush, HistoryEntry, HistoryOutcome, HistoryRejection, MoveRejection,
@@ -44,11 +45,12 @@ pub use game::{
     Collection, Sokoban, SokobanAction, SokobanConfig, SokobanContent, SokobanEvent, SokobanPlan,
     SokobanState, SokobanView, Xy,
 };
-pub use grid::{Cell, Direction, Tile};
+pub use grid::{Cell, Direction, Tile, Topology};
 pub use level::{
-    parse_collection, parse_numeric, Level, LevelError, LevelErrorKind, ParsedCollection, MAX_SIDE,
+    parse_collection, parse_hex_collection, parse_level_file, parse_numeric, Level, LevelError,
+    LevelErrorKind, LevelFormat, ParsedCollection, MAX_SIDE,
 };
 pub use lurd::{
-    apply_lurd, export_lurd, format_lurd, parse_lurd, LurdError, LurdOutcome, LurdStep,
+    apply_lurd, export_lurd, format_lurd, parse_lurd, parse_moves, LurdError, LurdOutcome, LurdStep,
 };
 pub use plan::{push_path, reachable_cells, walk_path, PlanError};

@@ -3,9 +3,13 @@
 //! `l u r d` are steps left, up, right and down; upper case marks a step that pushes a box.
 //! Whitespace (including line breaks) is ignored; any other character is an error naming its
 //! 0-based character offset.
+//!
+//! Hexoban solutions use the same scheme with six letters: `l` west, `r` east, `u` north-west,
+//! `n` north-east, `s` south-west, `d` south-east ([`Topology::read_letter`]); a board's
+//! solutions are read in its own letters ([`apply_lurd`]).
 
 use crate::board::{Board, MoveRejection};
-use crate::grid::Direction;
+use crate::grid::{Direction, Topology};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -23,12 +27,14 @@ pub struct LurdStep {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum LurdError {
     /// A character that is neither a LURD letter nor whitespace.
-    #[error("character {offset}: {character:?} is not a LURD step (l u r d, upper case to push)")]
+    #[error("character {offset}: {character:?} is not a step of this board ({letters}, upper case to push)")]
     UnknownCharacter {
         /// Offset of the character.
         offset: u32,
         /// The character.
         character: char,
+        /// The board's letters.
+        letters: &'static str,
     },
     /// The step's case disagrees with what happened: lower case but it pushed, or upper case
     /// but it didn't.
@@ -84,9 +90,14 @@ pub struct LurdOutcome {
     pub solved: bool,
 }
 
-/// Parses a LURD string into steps.
+/// Parses a LURD string of the square board into steps.
 pub fn parse_lurd(text: &str) -> Result<Vec<LurdStep>, LurdError> {
-    Ok(parse_with_offsets(text)?
+    parse_moves(text, Topology::Square)
+}
+
+/// Parses a solution string in a topology's letters (LURD, or Hexoban's `l r u n s d`).
+pub fn parse_moves(text: &str, topology: Topology) -> Result<Vec<LurdStep>, LurdError> {
+    Ok(parse_with_offsets(text, topology)?
         .into_iter()
         .map(|(step, _)| step)
         .collect())
@@ -108,7 +119,7 @@ pub fn export_lurd(board: &Board) -> String {
 /// All or nothing: on any error the board is left exactly as it was (redo stack included).
 /// Each step becomes its own history entry, so an imported solution can be undone step by step.
 pub fn apply_lurd(board: &mut Board, text: &str) -> Result<LurdOutcome, LurdError> {
-    let steps = parse_with_offsets(text)?;
+    let steps = parse_with_offsets(text, board.topology())?;
     let saved_redo = board.take_redo();
     let mut outcome = LurdOutcome {
         moves: 0,
@@ -152,16 +163,22 @@ pub fn apply_lurd(board: &mut Board, text: &str) -> Result<LurdOutcome, LurdErro
 }
 
 /// Parses LURD, keeping each step's character offset.
-fn parse_with_offsets(text: &str) -> Result<Vec<(LurdStep, u32)>, LurdError> {
+fn parse_with_offsets(text: &str, topology: Topology) -> Result<Vec<(LurdStep, u32)>, LurdError> {
     let mut steps = Vec::with_capacity(text.len());
     for (index, character) in text.chars().enumerate() {
         let offset = u32::try_from(index).unwrap_or(u32::MAX);
         if character.is_whitespace() {
             continue;
         }
-        match Direction::from_lurd(character) {
+        match topology.read_letter(character) {
             Some((direction, push)) => steps.push((LurdStep { direction, push }, offset)),
-            None => return Err(LurdError::UnknownCharacter { offset, character }),
+            None => {
+                return Err(LurdError::UnknownCharacter {
+                    offset,
+                    character,
+                    letters: topology.letters(),
+                })
+            }
         }
     }
     Ok(steps)

@@ -84,7 +84,9 @@ pub fn push_path(board: &Board, box_cell: Cell, target: Cell) -> Result<Vec<Dire
     // Walls and the other boxes; the moving box is added per search.
     let fixed = |i: usize| flags[i] & WALL != 0 || (flags[i] & BOX != 0 && i != origin);
     // A box on the grid's edge is a decorative one, sealed off from the player.
-    let on_edge = Direction::ALL
+    let directions = board.directions();
+    let k = directions.len();
+    let on_edge = directions
         .iter()
         .any(|&d| board.neighbour(box_cell, d).is_none());
     if on_edge || target.index() >= n || fixed(target.index()) {
@@ -93,20 +95,21 @@ pub fn push_path(board: &Board, box_cell: Cell, target: Cell) -> Result<Vec<Dire
     let offsets = board.offsets();
     let side = |b: usize, d: usize| b.wrapping_add_signed(-offsets[d]);
 
-    // State s = box * 4 + d: the box on `box`, the player next to it ready to push it in d.
-    let mut cost = vec![(UNSEEN, UNSEEN); n * 4];
-    let mut parent = vec![UNSEEN; n * 4];
+    // State s = box * k + d: the box on `box`, the player next to it ready to push it in
+    // the board's direction number d.
+    let mut cost = vec![(UNSEEN, UNSEEN); n * k];
+    let mut parent = vec![UNSEEN; n * k];
     let mut heap = BinaryHeap::new();
     let mut walker = Walker::new(board);
 
     walker.distances(
         board.player().index(),
         |i| fixed(i) || i == origin,
-        &sides(origin, &side),
+        &sides(origin, k, &side),
     );
-    for d in 0..4 {
+    for d in 0..k {
         if let Some(moves) = walker.distance(side(origin, d)) {
-            let s = origin * 4 + d;
+            let s = origin * k + d;
             cost[s] = (0, moves);
             heap.push(Reverse((0, moves, s as u32)));
         }
@@ -118,7 +121,7 @@ pub fn push_path(board: &Board, box_cell: Cell, target: Cell) -> Result<Vec<Dire
         if cost[s] != (pushes, moves) {
             continue; // stale entry
         }
-        let (b, d) = (s / 4, s % 4);
+        let (b, d) = (s / k, s % k);
         if b == target.index() {
             goal_state = Some(s);
             break;
@@ -133,13 +136,13 @@ pub fn push_path(board: &Board, box_cell: Cell, target: Cell) -> Result<Vec<Dire
         // Push: the box moves on, the player takes its cell (the same side of the new cell).
         let pushed_to = b.wrapping_add_signed(offsets[d]);
         if !fixed(pushed_to) {
-            relax(pushed_to * 4 + d, (pushes + 1, moves + 1));
+            relax(pushed_to * k + d, (pushes + 1, moves + 1));
         }
         // Walk around the box to push it another way.
-        walker.distances(side(b, d), |i| fixed(i) || i == b, &sides(b, &side));
-        for other in (0..4).filter(|&o| o != d) {
+        walker.distances(side(b, d), |i| fixed(i) || i == b, &sides(b, k, &side));
+        for other in (0..k).filter(|&o| o != d) {
             if let Some(walk) = walker.distance(side(b, other)) {
-                relax(b * 4 + other, (pushes, moves + walk));
+                relax(b * k + other, (pushes, moves + walk));
             }
         }
     }
@@ -158,10 +161,10 @@ pub fn push_path(board: &Board, box_cell: Cell, target: Cell) -> Result<Vec<Dire
     let mut from = board.player().index();
     let mut box_at = origin;
     for &s in &chain {
-        let (b, d) = (s / 4, s % 4);
+        let (b, d) = (s / k, s % k);
         if b != box_at {
             // A push from the previous state's side: the player now stands where the box was.
-            path.push(Direction::ALL[d]);
+            path.push(directions[d]);
             from = box_at;
             box_at = b;
             continue;
@@ -173,9 +176,9 @@ pub fn push_path(board: &Board, box_cell: Cell, target: Cell) -> Result<Vec<Dire
     Ok(path)
 }
 
-/// The four cells around a box, where the player pushes it from.
-fn sides(b: usize, side: &impl Fn(usize, usize) -> usize) -> [usize; 4] {
-    [side(b, 0), side(b, 1), side(b, 2), side(b, 3)]
+/// The cells around a box (one per direction), where the player pushes it from.
+fn sides(b: usize, k: usize, side: &impl Fn(usize, usize) -> usize) -> Vec<usize> {
+    (0..k).map(|d| side(b, d)).collect()
 }
 
 /// Breadth-first search over cells, reusing its arrays between searches.
@@ -183,7 +186,9 @@ fn sides(b: usize, side: &impl Fn(usize, usize) -> usize) -> [usize; 4] {
 /// Searches start on a cell of the player's region and enter only unblocked cells, which walls
 /// enclose (the level's invariant), so neighbour indices never leave the grid.
 struct Walker {
-    offsets: [isize; 4],
+    /// The board's directions and their index offsets, in the same order.
+    directions: &'static [Direction],
+    offsets: Vec<isize>,
     /// Per cell: the search it was last seen in.
     seen_in: Vec<u32>,
     /// Per cell: distance from the start in that search.
@@ -198,6 +203,7 @@ impl Walker {
     fn new(board: &Board) -> Walker {
         let cells = board.flags().len();
         Walker {
+            directions: board.directions(),
             offsets: board.offsets(),
             seen_in: vec![0; cells],
             distance: vec![0; cells],
@@ -263,7 +269,7 @@ impl Walker {
         let mut cell = target;
         for slot in path.iter_mut().rev() {
             let d = usize::from(self.entered_by[cell]);
-            *slot = Direction::ALL[d];
+            *slot = self.directions[d];
             cell = cell.wrapping_add_signed(-self.offsets[d]);
         }
         debug_assert_eq!(cell, start);

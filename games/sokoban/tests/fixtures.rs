@@ -5,12 +5,14 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use turnstile_sokoban::{parse_collection, parse_numeric, Level, LevelError};
+use turnstile_sokoban::{
+    parse_collection, parse_level_file, parse_numeric, Level, LevelError, LevelErrorKind,
+};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
 
 /// Every error code a level can be rejected with; each needs an invalid fixture.
-const CODES: [&str; 12] = [
+const CODES: [&str; 13] = [
     "no_player",
     "several_players",
     "unknown_character",
@@ -21,6 +23,7 @@ const CODES: [&str; 12] = [
     "goal_outside_region",
     "numeric_ragged_row",
     "numeric_bad_value",
+    "numeric_not_integer",
     "empty_level",
     "too_large",
 ];
@@ -87,6 +90,13 @@ fn report(input: &Path) -> (String, Vec<LevelError>) {
     } else {
         parse_collection(&text, name).levels
     };
+    // The format detection the command line uses must pick the same parser as the extension
+    // (an empty numeric file has nothing to detect).
+    let detectable = !name.ends_with(".csv") || text.contains(',');
+    assert!(
+        !detectable || parse_level_file(&text, name).levels == levels,
+        "{name}: the detected format differs from the extension's"
+    );
     let mut report = String::new();
     let mut all_errors = Vec::new();
     for (index, level) in levels.into_iter().enumerate() {
@@ -120,4 +130,29 @@ fn describe(number: usize, level: &Level) -> String {
         text.push_str(&format!("  {row}\n"));
     }
     text
+}
+
+/// Issue 15, point 7: `1,1,x` is a numeric grid with a cell that is not an integer, not an XSB
+/// level with an unknown character `,`.
+#[test]
+fn a_numeric_cell_that_is_no_integer_is_reported_at_its_line_and_column() {
+    let levels = parse_level_file("1,2,3\n1,0,x\n", "level.txt").levels;
+    let errors = levels[0].as_ref().unwrap_err();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    let e = &errors[0];
+    assert_eq!((e.line, e.column, e.code()), (2, 5, "numeric_not_integer"));
+    assert_eq!(
+        e.kind,
+        LevelErrorKind::NumericNotInteger { value: "x".into() }
+    );
+    // An integer outside the table keeps its own code.
+    let levels = parse_level_file("1,2,3\n1,0,7\n", "level.txt").levels;
+    assert_eq!(
+        levels[0].as_ref().unwrap_err()[0].code(),
+        "numeric_bad_value"
+    );
+    // Commas in comments and metadata do not make a file numeric.
+    let xsb = "; one, two\nTitle: a, b\n#####\n#@$.#\n#####\n";
+    let levels = parse_level_file(xsb, "level.xsb").levels;
+    assert_eq!(levels[0].as_ref().unwrap().title(), Some("a, b"));
 }

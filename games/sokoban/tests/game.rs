@@ -77,7 +77,7 @@ fn the_bundled_content_loads_and_its_revision_is_stable_under_reformatting() {
     let source = read_bundle_dir(&manifest_dir().join("content")).unwrap();
     let content = Sokoban::load_content(&source).unwrap();
     let ids: Vec<&str> = content.collections.iter().map(|c| c.id.as_str()).collect();
-    assert_eq!(ids, ["microban", "microban-ii"]);
+    assert_eq!(ids, ["microban", "microban-ii", "hexoban"]);
     assert_eq!(content.collections[0].levels.len(), 155);
     assert_eq!(content.collections[1].levels.len(), 135);
     // Reformatting the manifest does not change the revision.
@@ -169,7 +169,7 @@ fn setup_names_unknown_collections_and_levels() {
 }
 
 #[test]
-fn each_move_is_a_receipt_with_counters_and_solving_finishes_the_match() {
+fn each_move_is_a_receipt_with_counters_and_finishing_a_solved_level_ends_the_match() {
     let mut m = new_match(1);
     let events = submit(&mut m, mv(Direction::Down)).unwrap();
     assert_eq!(
@@ -204,15 +204,8 @@ fn each_move_is_a_receipt_with_counters_and_solving_finishes_the_match() {
         pushes: 8,
         lurd: MICROBAN_1.into()
     }));
-    assert_eq!(
-        m.status(),
-        MatchStatus::Finished {
-            outcome: turnstile_core::Outcome {
-                kind: "solved".into(),
-                winners: vec![Seat(0)]
-            }
-        }
-    );
+    // A solved level stays open (for undo) until the player moves on.
+    assert_eq!(m.status(), MatchStatus::Active);
     // Moves are rejected once solved, but undo, redo and restart still work.
     let before = *m.state_fingerprint();
     assert_eq!(submit(&mut m, mv(Direction::Up)).unwrap_err(), "solved");
@@ -222,11 +215,82 @@ fn each_move_is_a_receipt_with_counters_and_solving_finishes_the_match() {
     );
     assert_eq!(m.state_fingerprint(), &before);
     submit(&mut m, SokobanAction::Undo).unwrap();
+    assert_eq!(
+        submit(&mut m, SokobanAction::Finish).unwrap_err(),
+        "not_solved"
+    );
     assert_eq!(m.status(), MatchStatus::Active);
     submit(&mut m, SokobanAction::Redo).unwrap();
-    assert!(matches!(m.status(), MatchStatus::Finished { .. }));
-    submit(&mut m, SokobanAction::Restart).unwrap();
-    assert_eq!(m.view(Viewer::Seat(Seat(0))).moves, 0);
+    assert_eq!(m.status(), MatchStatus::Active);
+    // Moving on is a receipt of its own, with the outcome; then the match is over.
+    let finished = submit(&mut m, SokobanAction::Finish).unwrap();
+    assert_eq!(
+        finished,
+        [SokobanEvent::Finished {
+            moves: 33,
+            pushes: 8,
+            lurd: MICROBAN_1.into()
+        }]
+    );
+    assert_eq!(
+        m.status(),
+        MatchStatus::Finished {
+            outcome: turnstile_core::Outcome {
+                kind: "solved".into(),
+                winners: vec![Seat(0)]
+            }
+        }
+    );
+    assert!(m.view(Viewer::Seat(Seat(0))).finished);
+}
+
+/// Issue 15, point 5: the "still solvable?" check reports a freeze — two boxes side by side
+/// against a wall, one off its goal — which no dead-square test sees.
+#[test]
+fn a_push_that_freezes_a_box_off_its_goal_is_reported_as_deadlocked() {
+    let text = "#######\n#.  . #\n# $$  #\n#@    #\n#######\n";
+    let levels = parse_collection(text, "freeze.xsb")
+        .valid_levels()
+        .cloned()
+        .collect();
+    let bundle =
+        Arc::new(ContentBundle::new("sokoban", SokobanContent::single("freeze", levels)).unwrap());
+    let mut m = Match::new(
+        bundle,
+        MatchSpec {
+            config: SokobanConfig {
+                collection: "freeze".into(),
+                level: 1,
+            },
+            seed: "sokoban".into(),
+            seats: vec![SeatSpec::human()],
+            tick_rate: 10,
+        },
+    )
+    .unwrap();
+    let deadlock = |events: &[SokobanEvent]| {
+        events
+            .iter()
+            .find(|e| matches!(e, SokobanEvent::Deadlocked { .. }))
+            .cloned()
+    };
+    // One box against the top wall still slides to a goal on that wall: no warning.
+    for step in parse_lurd("rUdr").unwrap() {
+        let events = submit(&mut m, mv(step.direction)).unwrap();
+        assert_eq!(deadlock(&events), None, "{events:?}");
+    }
+    // The second box beside it: both are frozen off their goals.
+    let events = submit(&mut m, mv(Direction::Up)).unwrap();
+    assert_eq!(
+        deadlock(&events),
+        Some(SokobanEvent::Deadlocked {
+            reason: "freeze".into(),
+            cell: Some([2, 1]),
+        })
+    );
+    // Undo brings back a solvable position, and its receipt carries no warning.
+    let events = submit(&mut m, SokobanAction::Undo).unwrap();
+    assert_eq!(deadlock(&events), None);
 }
 
 #[test]

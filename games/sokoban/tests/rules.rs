@@ -378,13 +378,14 @@ fn lurd_parsing_names_the_offset_of_an_unknown_character() {
         error,
         LurdError::UnknownCharacter {
             offset: 4,
-            character: 'x'
+            character: 'x',
+            letters: "l u r d",
         }
     );
     assert_eq!(error.code(), "lurd_unknown_character");
     assert_eq!(
         error.to_string(),
-        "character 4: 'x' is not a LURD step (l u r d, upper case to push)"
+        "character 4: 'x' is not a step of this board (l u r d, upper case to push)"
     );
 }
 

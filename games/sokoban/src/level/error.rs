@@ -78,11 +78,26 @@ pub enum LevelErrorKind {
         /// Values in the first row.
         expected: u32,
     },
+    /// A value of a numeric grid that is not an integer at all (`x`, `1.5`, an empty cell).
+    #[error("value {value:?} is not an integer (a cell is one of -3, -2, -1, 0, 1, 2, 3)")]
+    NumericNotInteger {
+        /// The value as written (cut to 16 characters).
+        value: String,
+    },
     /// A value of a numeric grid outside the table (-3, -2, -1, 0, 1, 2, 3).
     #[error("value {value:?} is not one of -3, -2, -1, 0, 1, 2, 3")]
     NumericBadValue {
         /// The value as written (cut to 16 characters).
         value: String,
+    },
+    /// A character of a Hexoban level between hex cells: the level's first board character
+    /// fixes which grid entries are cells (those whose column plus row has its parity).
+    #[error(
+        "a character between hex cells: this level's cells are where column + row is {parity}"
+    )]
+    HexOffLattice {
+        /// `even` or `odd` (counting lines and columns from 1, as messages do).
+        parity: &'static str,
     },
     /// A level without rows: a `Title:` with no board, or a numeric file without values.
     #[error("empty level: no board rows")]
@@ -108,7 +123,9 @@ impl LevelErrorKind {
             LevelErrorKind::BoxOutsideRegion => "box_outside_region",
             LevelErrorKind::GoalOutsideRegion => "goal_outside_region",
             LevelErrorKind::NumericRaggedRow { .. } => "numeric_ragged_row",
+            LevelErrorKind::NumericNotInteger { .. } => "numeric_not_integer",
             LevelErrorKind::NumericBadValue { .. } => "numeric_bad_value",
+            LevelErrorKind::HexOffLattice { .. } => "hex_off_lattice",
             LevelErrorKind::EmptyLevel => "empty_level",
             LevelErrorKind::TooLarge { .. } => "too_large",
         }

@@ -28,11 +28,62 @@ pub mod xsb;
 
 pub use error::{LevelError, LevelErrorKind};
 pub use numeric::parse_numeric;
-pub use xsb::{parse_collection, ParsedCollection};
+pub use xsb::{parse_collection, parse_hex_collection, ParsedCollection};
 
-use crate::grid::{Cell, Tile};
+use crate::grid::{Cell, Tile, Topology};
 use error::{locate, Problem};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// Which text format a level file is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LevelFormat {
+    /// XSB collections (see [`parse_collection`]).
+    Xsb,
+    /// Hexoban collections, `.hsb` (see [`parse_hex_collection`]).
+    Hsb,
+    /// The seed's numeric grid (see [`parse_numeric`]).
+    Numeric,
+}
+
+impl LevelFormat {
+    /// The format of a level file, from its text: numeric when a line that is neither a
+    /// comment (`;`) nor metadata (`Key: value`) holds a comma, since no XSB row does; XSB
+    /// otherwise. A mistyped numeric cell (`1,1,x`) is then reported as a cell that is not an
+    /// integer instead of an XSB character.
+    pub fn detect(text: &str) -> LevelFormat {
+        LevelFormat::detect_file(text, "")
+    }
+
+    /// The format of a level file from its name and text: a name ending in `.hsb` is a
+    /// Hexoban collection (the text can't tell hex cells from square ones); otherwise as
+    /// [`LevelFormat::detect`].
+    pub fn detect_file(text: &str, file: &str) -> LevelFormat {
+        if file.to_ascii_lowercase().ends_with(".hsb") {
+            return LevelFormat::Hsb;
+        }
+        let numeric = text.lines().map(str::trim).any(|line| {
+            line.contains(',') && !line.starts_with(';') && xsb::metadata(line).is_none()
+        });
+        if numeric {
+            LevelFormat::Numeric
+        } else {
+            LevelFormat::Xsb
+        }
+    }
+}
+
+/// Parses a level file in whichever format [`LevelFormat::detect_file`] finds: every level of
+/// an XSB or `.hsb` collection, or the one level of a numeric grid. `file` names the text in
+/// errors.
+pub fn parse_level_file(text: &str, file: &str) -> ParsedCollection {
+    match LevelFormat::detect_file(text, file) {
+        LevelFormat::Hsb => parse_hex_collection(text, file),
+        LevelFormat::Numeric => ParsedCollection {
+            levels: vec![parse_numeric(text, file)],
+        },
+        LevelFormat::Xsb => parse_collection(text, file),
+    }
+}
 
 /// The largest width and height of a level, in cells (so a cell index fits in a `u16`).
 pub const MAX_SIDE: u16 = 250;
@@ -47,9 +98,15 @@ pub struct Level {
     tiles: Vec<Tile>,
     player: Cell,
     boxes: Vec<Cell>,
+    topology: Topology,
 }
 
 impl Level {
+    /// Square (Sokoban) or hexagonal (Hexoban) cells.
+    pub fn topology(&self) -> Topology {
+        self.topology
+    }
+
     /// The level's name, from a `Title:` line or the comment line right before it.
     pub fn title(&self) -> Option<&str> {
         self.title.as_deref()
@@ -138,7 +195,17 @@ impl Level {
         rows: &[S],
         file: &str,
     ) -> Result<Level, Vec<LevelError>> {
-        let mut block = xsb::RowBlock::default();
+        Level::from_rows_in(Topology::Square, title, rows, file)
+    }
+
+    /// [`Level::from_rows`] for a board of either topology (hex rows in the `.hsb` layout).
+    pub fn from_rows_in<S: AsRef<str>>(
+        topology: Topology,
+        title: Option<String>,
+        rows: &[S],
+        file: &str,
+    ) -> Result<Level, Vec<LevelError>> {
+        let mut block = xsb::RowBlock::with_topology(topology);
         for (i, row) in rows.iter().enumerate() {
             block.add_line(row.as_ref(), line_number(i));
         }
@@ -181,6 +248,8 @@ pub(crate) struct RawLevel {
     pub source: Vec<(u32, u32)>,
     /// The line of the level's first row (where level-wide problems are reported).
     pub first_line: u32,
+    /// Which cells are neighbours.
+    pub topology: Topology,
 }
 
 impl RawLevel {
@@ -256,7 +325,7 @@ impl RawLevel {
         let mut stack = vec![start];
         region[start] = true;
         while let Some(i) = stack.pop() {
-            for j in self.neighbours(i).into_iter().flatten() {
+            for j in self.neighbours(i).flatten() {
                 if !region[j] && self.tiles[j].is_walkable() {
                     region[j] = true;
                     stack.push(j);
@@ -266,21 +335,21 @@ impl RawLevel {
         region
     }
 
-    /// The four neighbours of a cell (up, right, down, left), `None` beyond the grid.
-    fn neighbours(&self, i: usize) -> [Option<usize>; 4] {
-        let (x, y) = (i % self.width, i / self.width);
-        [
-            (y > 0).then(|| i - self.width),
-            (x + 1 < self.width).then(|| i + 1),
-            (y + 1 < self.height).then(|| i + self.width),
-            (x > 0).then(|| i - 1),
-        ]
+    /// The neighbours of a cell in the topology's directions, `None` beyond the grid.
+    fn neighbours(&self, i: usize) -> impl Iterator<Item = Option<usize>> + '_ {
+        let (x, y) = ((i % self.width) as i64, (i / self.width) as i64);
+        self.topology.directions().iter().map(move |&d| {
+            let (dx, dy) = self.topology.delta(d);
+            let (nx, ny) = (x + i64::from(dx), y + i64::from(dy));
+            let inside =
+                (0..self.width as i64).contains(&nx) && (0..self.height as i64).contains(&ny);
+            inside.then(|| ny as usize * self.width + nx as usize)
+        })
     }
 
     /// Whether a cell lies on the grid's edge or next to an outside (padding) cell.
     fn touches_outside(&self, i: usize) -> bool {
         self.neighbours(i)
-            .iter()
             .any(|n| n.is_none_or(|j| self.tiles[j] == Tile::Outside))
     }
 
@@ -316,6 +385,7 @@ impl RawLevel {
             tiles,
             player: remap(player),
             boxes,
+            topology: self.topology,
         }
     }
 }
@@ -331,6 +401,9 @@ fn count(flags: impl Iterator<Item = bool>) -> u32 {
 struct LevelForm {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     title: Option<String>,
+    /// Left out for the square board, so square levels keep their form and fingerprints.
+    #[serde(default, skip_serializing_if = "Topology::is_square")]
+    topology: Topology,
     rows: Vec<String>,
 }
 
@@ -338,6 +411,7 @@ impl Serialize for Level {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         LevelForm {
             title: self.title.clone(),
+            topology: self.topology,
             rows: self.to_rows(),
         }
         .serialize(serializer)
@@ -347,7 +421,7 @@ impl Serialize for Level {
 impl<'de> Deserialize<'de> for Level {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Level, D::Error> {
         let form = LevelForm::deserialize(deserializer)?;
-        Level::from_rows(form.title, &form.rows, "rows").map_err(|errors| {
+        Level::from_rows_in(form.topology, form.title, &form.rows, "rows").map_err(|errors| {
             let messages: Vec<String> = errors.iter().map(ToString::to_string).collect();
             serde::de::Error::custom(format!("invalid level: {}", messages.join("; ")))
         })

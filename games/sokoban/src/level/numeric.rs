@@ -83,6 +83,7 @@ fn read(text: &str) -> Result<Level, Vec<Problem>> {
         players: Vec::new(),
         source: vec![(0, 0); width * height],
         first_line,
+        topology: crate::grid::Topology::Square,
     };
     for (y, (_, values)) in rows.iter().enumerate() {
         for (x, value) in values.iter().enumerate() {
@@ -112,7 +113,13 @@ fn read_row(line: &str, line_no: u32, problems: &mut Vec<Problem>) -> Vec<Value>
         let decoded = decode(written);
         if decoded.is_none() {
             let value: String = written.chars().take(16).collect();
-            let kind = LevelErrorKind::NumericBadValue { value };
+            // An integer outside the table and a cell that is no integer at all are different
+            // mistakes (a typo in a value, or text that is not a numeric grid).
+            let kind = if written.parse::<i64>().is_ok() {
+                LevelErrorKind::NumericBadValue { value }
+            } else {
+                LevelErrorKind::NumericNotInteger { value }
+            };
             problems.push(Problem::new(line_no, value_column, kind));
         }
         values.push(Value {

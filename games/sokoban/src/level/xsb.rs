@@ -20,7 +20,7 @@
 
 use super::error::{locate, Problem};
 use super::{line_number, LevelErrorKind, RawLevel, MAX_SIDE};
-use crate::grid::Tile;
+use crate::grid::{Tile, Topology};
 use crate::level::{Level, LevelError};
 
 /// Every level of an XSB file, in file order (level N of the file is `levels[N - 1]`).
@@ -48,10 +48,23 @@ impl ParsedCollection {
 /// Parses an XSB collection (see the [module documentation](self) for the format). `file` names
 /// the text in errors. Never fails as a whole: each level is valid or carries its problems.
 pub fn parse_collection(text: &str, file: &str) -> ParsedCollection {
+    parse_collection_in(text, file, Topology::Square)
+}
+
+/// Parses a Hexoban collection (`.hsb`): the XSB syntax above, with hex cells stored in every
+/// other entry of each level's grid (even rows use even columns, odd rows odd columns; the
+/// level's first board character fixes the parity, so files counting from 0 or from 1 both
+/// read). A character between cells is a [`HexOffLattice`](LevelErrorKind::HexOffLattice)
+/// problem.
+pub fn parse_hex_collection(text: &str, file: &str) -> ParsedCollection {
+    parse_collection_in(text, file, Topology::Hex)
+}
+
+fn parse_collection_in(text: &str, file: &str, topology: Topology) -> ParsedCollection {
     let mut reader = CollectionReader {
         file,
         levels: Vec::new(),
-        block: Block::default(),
+        block: Block::with_topology(topology),
     };
     let mut in_long_comment = false;
     // The last comment line of the current block, unless a board row came after it.
@@ -95,7 +108,7 @@ pub fn parse_collection(text: &str, file: &str) -> ParsedCollection {
 }
 
 /// Splits a metadata line `Key: value` (key: a letter, then letters, digits, ` `, `-`, `_`).
-fn metadata(content: &str) -> Option<(&str, &str)> {
+pub(crate) fn metadata(content: &str) -> Option<(&str, &str)> {
     let (key, value) = content.split_once(':')?;
     let mut chars = key.chars();
     let starts_with_letter = chars.next().is_some_and(|c| c.is_ascii_alphabetic());
@@ -120,7 +133,8 @@ struct CollectionReader<'a> {
 impl CollectionReader<'_> {
     /// Ends the current block of non-blank lines, turning it into a level if it is one.
     fn finish_block(&mut self) {
-        let block = std::mem::take(&mut self.block);
+        let topology = self.block.rows.topology;
+        let block = std::mem::replace(&mut self.block, Block::with_topology(topology));
         let Some(first_line) = block.first_line else {
             return;
         };
@@ -154,6 +168,15 @@ struct Block {
     rows: RowBlock,
 }
 
+impl Block {
+    fn with_topology(topology: Topology) -> Block {
+        Block {
+            rows: RowBlock::with_topology(topology),
+            ..Block::default()
+        }
+    }
+}
+
 /// One decoded board row: each cell's character and its source column.
 struct Row {
     line: u32,
@@ -166,9 +189,19 @@ pub(crate) struct RowBlock {
     rows: Vec<Row>,
     problems: Vec<Problem>,
     too_large: bool,
+    /// Square (XSB) or hexagonal (`.hsb`) cells.
+    pub(crate) topology: Topology,
 }
 
 impl RowBlock {
+    /// An empty block of rows for a board of that topology.
+    pub(crate) fn with_topology(topology: Topology) -> RowBlock {
+        RowBlock {
+            topology,
+            ..RowBlock::default()
+        }
+    }
+
     fn is_empty(&self) -> bool {
         self.rows.is_empty()
     }
@@ -246,11 +279,31 @@ impl RowBlock {
             players: Vec::new(),
             source: vec![(0, 0); width * height],
             first_line: self.rows.first().map_or(first_line, |r| r.line),
+            topology: self.topology,
         };
+        // On a hex board only one parity of x + y holds cells: the first board character's.
+        let lattice = (self.topology == Topology::Hex)
+            .then(|| {
+                self.rows.iter().enumerate().find_map(|(y, row)| {
+                    let x = row.cells.iter().position(|&(c, _)| c != ' ')?;
+                    Some((x + y) % 2)
+                })
+            })
+            .flatten();
         for (y, row) in self.rows.iter().enumerate() {
             for (x, &(character, column)) in row.cells.iter().enumerate() {
                 let i = y * width + x;
                 raw.source[i] = (row.line, column);
+                if lattice.is_some_and(|parity| (x + y) % 2 != parity) {
+                    if character != ' ' {
+                        // Messages count from 1: an entry at 0-based (x, y) is at column
+                        // x + 1 of line y + 1, which keeps the sum's parity.
+                        let parity = if lattice == Some(0) { "even" } else { "odd" };
+                        let kind = LevelErrorKind::HexOffLattice { parity };
+                        self.problems.push(Problem::new(row.line, column, kind));
+                    }
+                    continue; // between cells: stays outside
+                }
                 let (tile, has_box, has_player) = match character {
                     '#' => (Tile::Wall, false, false),
                     ' ' | '-' | '_' => (Tile::Floor, false, false),

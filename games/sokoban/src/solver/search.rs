@@ -1,0 +1,529 @@
+//! The push-level search: best-first over positions, with a Zobrist transposition table.
+//!
+//! A node is a position after some pushes: the sorted boxes and the player, normalized to the
+//! smallest cell of the region the player can reach (positions that differ only by where the
+//! player stands in that region are one node), or the player's exact cell when the search
+//! minimizes moves. Expanding a node finds the player's region, then tries every push of every
+//! box the player can get behind. A push is pruned when it puts a box on a dead square, freezes
+//! a box off a goal, or leaves no perfect matching of boxes to goals (see [`super::freeze`] and
+//! [`super::matching`]); every one of these prunings is sound, so a search that runs out of
+//! nodes to expand has proved the position unsolvable.
+//!
+//! The search is pure: it reads no clock. It stops on its node budget, on its memory budget
+//! (the bytes of its own tables, checked before they grow), or when its cancel flag is raised.
+
+use super::corral::Corrals;
+use super::freeze::freeze_deadlock;
+use super::graph::{CellGraph, NONE};
+use super::matching::Matcher;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// How nodes are ordered, and what a solution is optimal in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Strategy {
+    /// Greedy best-first on the lower bound (ties: fewer pushes so far). Fast, not optimal.
+    Greedy,
+    /// Weighted A*: pushes so far plus `w` times the lower bound.
+    Weighted(u32),
+    /// A* on pushes with the admissible matching bound: push-optimal.
+    PushOptimal,
+    /// A* on moves (walks included) over exact player cells: move-optimal.
+    MoveOptimal,
+}
+
+impl Strategy {
+    /// Whether nodes keep the player's exact cell (only when moves are minimized).
+    fn exact_player(self) -> bool {
+        self == Strategy::MoveOptimal
+    }
+
+    /// Whether the search must finish the node before a solution is final (A* goal test on
+    /// expansion), rather than stop at the first solved position generated.
+    fn optimal(self) -> bool {
+        matches!(self, Strategy::PushOptimal | Strategy::MoveOptimal)
+    }
+}
+
+/// When a search stops short of a solution.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Limits<'a> {
+    /// Nodes to expand at most.
+    pub nodes: u64,
+    /// Bytes the search's own tables may hold.
+    pub memory: u64,
+    /// Raised by someone else to stop the search (any one of them).
+    pub cancel: &'a [&'a AtomicBool],
+    /// Only solutions cheaper than this (pushes, or moves for [`Strategy::MoveOptimal`]).
+    pub below: Option<u32>,
+}
+
+/// One push of a solution: the box's cell before it and the direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Push {
+    pub from: u16,
+    pub dir: u8,
+}
+
+/// How a search ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Ending {
+    /// The pushes of a solution, in order.
+    Found(Vec<Push>),
+    /// Every reachable node was expanded: no solution (below the bound, if one was given).
+    Exhausted,
+    /// The node budget ran out.
+    NodeBudget,
+    /// The memory budget ran out.
+    Memory,
+    /// The cancel flag was raised.
+    Cancelled,
+}
+
+/// A search's ending and its effort.
+#[derive(Clone, Debug)]
+pub(crate) struct Report {
+    pub ending: Ending,
+    /// Nodes expanded.
+    pub nodes: u64,
+    /// Distinct nodes stored.
+    pub stored: u64,
+}
+
+/// No parent: the root.
+const ROOT: u32 = u32::MAX;
+
+/// The search's tables. Node `i`'s boxes are `boxes[i * count .. (i + 1) * count]`.
+struct Search<'g> {
+    graph: &'g CellGraph,
+    strategy: Strategy,
+    count: usize,
+    boxes: Vec<u16>,
+    player: Vec<u16>,
+    parent: Vec<u32>,
+    push: Vec<Push>,
+    cost: Vec<u32>,
+    bound: Vec<u32>,
+    hash: Vec<u64>,
+    /// Open addressing: node index + 1, 0 for empty.
+    table: Vec<u32>,
+    open: BinaryHeap<Reverse<(u32, u32, u32)>>,
+    memory: u64,
+    // Scratch space for expansions.
+    occupied: Vec<bool>,
+    seen: Vec<u32>,
+    walk: Vec<u16>,
+    generation: u32,
+    /// The region of the node being expanded, marked with `stamp`.
+    region: Vec<u32>,
+    stamp: u32,
+    queue: Vec<u16>,
+    matcher: Matcher,
+    stack: Vec<u16>,
+    corrals: Corrals,
+}
+
+/// Searches from `boxes` (compact cells, any order) and `player` (a compact cell).
+pub(crate) fn search(
+    graph: &CellGraph,
+    boxes: &[u16],
+    player: u16,
+    strategy: Strategy,
+    limits: &Limits<'_>,
+) -> Report {
+    let mut start: Vec<u16> = boxes.to_vec();
+    start.sort_unstable();
+    let mut s = Search {
+        graph,
+        strategy,
+        count: start.len(),
+        boxes: Vec::new(),
+        player: Vec::new(),
+        parent: Vec::new(),
+        push: Vec::new(),
+        cost: Vec::new(),
+        bound: Vec::new(),
+        hash: Vec::new(),
+        table: vec![0; 1 << 12],
+        open: BinaryHeap::new(),
+        memory: limits.memory,
+        occupied: vec![false; graph.len()],
+        seen: vec![0; graph.len()],
+        walk: vec![0; graph.len()],
+        generation: 0,
+        region: vec![0; graph.len()],
+        stamp: 0,
+        queue: Vec::with_capacity(graph.len()),
+        matcher: Matcher::default(),
+        stack: Vec::new(),
+        corrals: Corrals::default(),
+    };
+    let report = |ending, nodes, s: &Search<'_>| Report {
+        ending,
+        nodes,
+        stored: s.parent.len() as u64,
+    };
+    if start.iter().all(|&b| graph.goal[usize::from(b)]) {
+        return report(Ending::Found(Vec::new()), 0, &s);
+    }
+    if start.iter().any(|&b| graph.dead[usize::from(b)]) {
+        return report(Ending::Exhausted, 0, &s);
+    }
+    let Some(h) = s.matcher.bound(graph, &start) else {
+        return report(Ending::Exhausted, 0, &s);
+    };
+    if limits.below.is_some_and(|b| h >= b) {
+        return report(Ending::Exhausted, 0, &s);
+    }
+    let root_player = s.normalize(&start, player);
+    if !s.insert(&start, root_player, ROOT, Push { from: 0, dir: 0 }, 0, h) {
+        return report(Ending::Memory, 0, &s);
+    }
+    let mut nodes = 0u64;
+    let mut child = vec![0u16; s.count];
+    while let Some(Reverse((key, _, index))) = s.open.pop() {
+        let i = index as usize;
+        if s.key(i).0 != key {
+            continue; // a stale entry: the node was reached more cheaply since
+        }
+        if strategy.optimal() && s.solved(i) {
+            return report(Ending::Found(s.pushes(i)), nodes, &s);
+        }
+        if nodes >= limits.nodes {
+            return report(Ending::NodeBudget, nodes, &s);
+        }
+        if nodes % 64 == 0 && limits.cancel.iter().any(|c| c.load(Ordering::Relaxed)) {
+            return report(Ending::Cancelled, nodes, &s);
+        }
+        nodes += 1;
+        match s.expand(i, &mut child, limits.below) {
+            Expansion::Done => {}
+            Expansion::Solved(j) => return report(Ending::Found(s.pushes(j)), nodes, &s),
+            Expansion::OutOfMemory => return report(Ending::Memory, nodes, &s),
+        }
+    }
+    report(Ending::Exhausted, nodes, &s)
+}
+
+/// What expanding one node led to.
+enum Expansion {
+    Done,
+    Solved(usize),
+    OutOfMemory,
+}
+
+impl Search<'_> {
+    /// The node's priority: smaller first.
+    fn key(&self, i: usize) -> (u32, u32) {
+        let (g, h) = (self.cost[i], self.bound[i]);
+        match self.strategy {
+            Strategy::Greedy => (h, g),
+            Strategy::Weighted(w) => (g.saturating_add(h.saturating_mul(w)), h),
+            Strategy::PushOptimal | Strategy::MoveOptimal => (g.saturating_add(h), h),
+        }
+    }
+
+    fn boxes_of(&self, i: usize) -> &[u16] {
+        &self.boxes[i * self.count..(i + 1) * self.count]
+    }
+
+    fn solved(&self, i: usize) -> bool {
+        self.boxes_of(i)
+            .iter()
+            .all(|&b| self.graph.goal[usize::from(b)])
+    }
+
+    /// The pushes from the root to node `i`.
+    fn pushes(&self, mut i: usize) -> Vec<Push> {
+        let mut pushes = Vec::new();
+        while self.parent[i] != ROOT {
+            pushes.push(self.push[i]);
+            i = self.parent[i] as usize;
+        }
+        pushes.reverse();
+        pushes
+    }
+
+    /// Marks the cells the player reaches from `from` (boxes in `occupied` block), recording
+    /// walking distances in `walk`. Returns the smallest cell reached.
+    fn reach(&mut self, from: u16) -> u16 {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.seen.fill(0);
+            self.generation = 1;
+        }
+        let mark = self.generation;
+        self.queue.clear();
+        self.queue.push(from);
+        self.seen[usize::from(from)] = mark;
+        self.walk[usize::from(from)] = 0;
+        let mut smallest = from;
+        let mut head = 0;
+        while let Some(&c) = self.queue.get(head) {
+            head += 1;
+            smallest = smallest.min(c);
+            for d in 0..self.graph.dirs {
+                let n = self.graph.next(c, d);
+                if n != NONE && !self.occupied[usize::from(n)] && self.seen[usize::from(n)] != mark
+                {
+                    self.seen[usize::from(n)] = mark;
+                    self.walk[usize::from(n)] = self.walk[usize::from(c)] + 1;
+                    self.queue.push(n);
+                }
+            }
+        }
+        smallest
+    }
+
+    /// The player as stored in a node: exact, or the smallest cell of its region.
+    fn normalize(&mut self, boxes: &[u16], player: u16) -> u16 {
+        if self.strategy.exact_player() {
+            return player;
+        }
+        for &b in boxes {
+            self.occupied[usize::from(b)] = true;
+        }
+        let smallest = self.reach(player);
+        for &b in boxes {
+            self.occupied[usize::from(b)] = false;
+        }
+        smallest
+    }
+
+    fn hash_of(&self, boxes: &[u16], player: u16) -> u64 {
+        boxes
+            .iter()
+            .fold(self.graph.player_key[usize::from(player)], |h, &b| {
+                h ^ self.graph.box_key[usize::from(b)]
+            })
+    }
+
+    /// The node holding this position, if stored, and the table slot where it is or would go.
+    fn find(&self, boxes: &[u16], player: u16, hash: u64) -> (Option<usize>, usize) {
+        let mask = self.table.len() - 1;
+        let mut slot = (hash as usize) & mask;
+        loop {
+            match self.table[slot] {
+                0 => return (None, slot),
+                entry => {
+                    let i = entry as usize - 1;
+                    if self.hash[i] == hash && self.player[i] == player && self.boxes_of(i) == boxes
+                    {
+                        return (Some(i), slot);
+                    }
+                }
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    /// Bytes held by the tables, and what one more node costs.
+    fn bytes(&self) -> u64 {
+        let per_node = self.count * 2 + 2 + 4 + 4 + 4 + 4 + 8;
+        (self.parent.capacity() * per_node
+            + self.table.len() * 4
+            + self.open.capacity() * 12
+            + self.graph.len() * 8) as u64
+    }
+
+    /// Whether growing a table by `extra` bytes stays within the memory budget.
+    fn affordable(&self, extra: usize) -> bool {
+        self.bytes().saturating_add(extra as u64) <= self.memory
+    }
+
+    /// Stores a new node and queues it; `false` when the memory budget forbids it.
+    fn insert(
+        &mut self,
+        boxes: &[u16],
+        player: u16,
+        parent: u32,
+        push: Push,
+        g: u32,
+        h: u32,
+    ) -> bool {
+        let per_node = self.count * 2 + 26;
+        if self.parent.len() == self.parent.capacity() {
+            let more = (self.parent.capacity() / 2).max(1024);
+            if !self.affordable(more * per_node) {
+                return false;
+            }
+            self.boxes.reserve_exact(more * self.count);
+            self.player.reserve_exact(more);
+            self.parent.reserve_exact(more);
+            self.push.reserve_exact(more);
+            self.cost.reserve_exact(more);
+            self.bound.reserve_exact(more);
+            self.hash.reserve_exact(more);
+        }
+        if self.open.len() == self.open.capacity() {
+            let more = (self.open.capacity() / 2).max(1024);
+            if !self.affordable(more * 12) {
+                return false;
+            }
+            self.open.reserve_exact(more);
+        }
+        if (self.parent.len() + 1) * 2 > self.table.len() {
+            if !self.affordable(self.table.len() * 8) {
+                return false;
+            }
+            self.grow_table();
+        }
+        let hash = self.hash_of(boxes, player);
+        let (_, slot) = self.find(boxes, player, hash);
+        let i = self.parent.len();
+        self.table[slot] = i as u32 + 1;
+        self.boxes.extend_from_slice(boxes);
+        self.player.push(player);
+        self.parent.push(parent);
+        self.push.push(push);
+        self.cost.push(g);
+        self.bound.push(h);
+        self.hash.push(hash);
+        let (k1, k2) = self.key(i);
+        self.open.push(Reverse((k1, k2, i as u32)));
+        true
+    }
+
+    fn grow_table(&mut self) {
+        let size = self.table.len() * 2;
+        let mut table = vec![0u32; size];
+        for (i, &hash) in self.hash.iter().enumerate() {
+            let mut slot = (hash as usize) & (size - 1);
+            while table[slot] != 0 {
+                slot = (slot + 1) & (size - 1);
+            }
+            table[slot] = i as u32 + 1;
+        }
+        self.table = table;
+    }
+
+    /// Generates the children of node `i`.
+    fn expand(&mut self, i: usize, child: &mut [u16], below: Option<u32>) -> Expansion {
+        let graph = self.graph;
+        let current: Vec<u16> = self.boxes_of(i).to_vec();
+        let g = self.cost[i];
+        for &b in &current {
+            self.occupied[usize::from(b)] = true;
+        }
+        self.reach(self.player[i]);
+        // Child normalization reuses the reach buffers: keep this node's region apart.
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.region.fill(0);
+            self.stamp = 1;
+        }
+        let mark = self.stamp;
+        for &c in &self.queue {
+            self.region[usize::from(c)] = mark;
+        }
+        // PI-corral pruning (not for move-optimal search: it may reorder walks).
+        let fence = if self.strategy.exact_player() {
+            None
+        } else {
+            let mut corrals = std::mem::take(&mut self.corrals);
+            let region = &self.region;
+            let fence = corrals.fence(graph, &self.occupied, &|c| region[usize::from(c)] == mark);
+            self.corrals = corrals;
+            fence
+        };
+        // The parent's matching, re-used by every child (one box differs).
+        if self.matcher.bound(graph, &current).is_none() {
+            for &b in &current {
+                self.occupied[usize::from(b)] = false;
+            }
+            return Expansion::Done;
+        }
+        let mut result = Expansion::Done;
+        'boxes: for (k, &b) in current.iter().enumerate() {
+            if fence.as_ref().is_some_and(|f| !f.contains(&b)) {
+                continue;
+            }
+            for d in 0..graph.dirs {
+                let behind = graph.next(b, usize::from(graph.opposite[d]));
+                if behind == NONE || self.region[usize::from(behind)] != mark {
+                    continue;
+                }
+                let to = graph.next(b, d);
+                if to == NONE || self.occupied[usize::from(to)] || graph.dead[usize::from(to)] {
+                    continue;
+                }
+                self.occupied[usize::from(b)] = false;
+                self.occupied[usize::from(to)] = true;
+                let frozen = freeze_deadlock(graph, &self.occupied, to, &mut self.stack);
+                self.occupied[usize::from(to)] = false;
+                self.occupied[usize::from(b)] = true;
+                if frozen {
+                    continue;
+                }
+                place(&current, k, to, child);
+                let Some(h) = self.matcher.moved(graph, &current, k, to) else {
+                    continue;
+                };
+                let step = if self.strategy.exact_player() {
+                    // Exact players skip normalization, so `walk` is still this node's.
+                    u32::from(self.walk[usize::from(behind)]) + 1
+                } else {
+                    1
+                };
+                let child_g = g + step;
+                if below.is_some_and(|limit| child_g + h >= limit) {
+                    continue;
+                }
+                // The child's player: normalized over the child's boxes.
+                for &c in &current {
+                    self.occupied[usize::from(c)] = false;
+                }
+                let player = self.normalize(child, b);
+                for &c in &current {
+                    self.occupied[usize::from(c)] = true;
+                }
+                let hash = self.hash_of(child, player);
+                let push = Push {
+                    from: b,
+                    dir: d as u8,
+                };
+                match self.find(child, player, hash).0 {
+                    Some(j) => {
+                        if self.strategy.optimal() && child_g < self.cost[j] {
+                            self.cost[j] = child_g;
+                            self.parent[j] = i as u32;
+                            self.push[j] = push;
+                            let (k1, k2) = self.key(j);
+                            self.open.push(Reverse((k1, k2, j as u32)));
+                        }
+                    }
+                    None => {
+                        if !self.insert(child, player, i as u32, push, child_g, h) {
+                            result = Expansion::OutOfMemory;
+                            break 'boxes;
+                        }
+                        if !self.strategy.optimal() && h == 0 {
+                            result = Expansion::Solved(self.parent.len() - 1);
+                            break 'boxes;
+                        }
+                    }
+                }
+            }
+        }
+        for &b in &current {
+            self.occupied[usize::from(b)] = false;
+        }
+        result
+    }
+}
+
+/// Writes `boxes` with box `k` moved to `to` into `child`, kept sorted.
+fn place(boxes: &[u16], k: usize, to: u16, child: &mut [u16]) {
+    child.copy_from_slice(boxes);
+    child[k] = to;
+    let mut j = k;
+    while j > 0 && child[j - 1] > child[j] {
+        child.swap(j - 1, j);
+        j -= 1;
+    }
+    while j + 1 < child.len() && child[j + 1] < child[j] {
+        child.swap(j, j + 1);
+        j += 1;
+    }
+}
