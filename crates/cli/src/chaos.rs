@@ -1085,7 +1085,7 @@ mod tests {
         assert!(p.iter().any(|p| p.contains("in the log 2 times")), "{p:?}");
         assert!(
             p.iter()
-                .any(|p| p.contains("acknowledged at sequences [1, 2]")),
+                .any(|p| p.contains("acknowledged at sequences {1, 2}")),
             "{p:?}"
         );
     }
