@@ -322,7 +322,8 @@ fn grid_game_benches_count_games_moves_and_nodes() {
             [
                 "random_games_bare",
                 "random_games_receipted",
-                "strong_bot_nodes"
+                "strong_bot_nodes",
+                "receipt_bytes"
             ]
         );
         for line in &lines[..2] {

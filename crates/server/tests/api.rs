@@ -363,12 +363,13 @@ async fn content(db: Db) {
             "clover",
             "connect4",
             "duel",
+            "nim",
             "sokoban",
             "tictactoe",
             "vault"
         ]
     );
-    let sokoban_revision = games["games"][3]["revision"].as_str().unwrap().to_owned();
+    let sokoban_revision = games["games"][4]["revision"].as_str().unwrap().to_owned();
     let (status, bundle) = s
         .get(&format!("/api/v1/content/sokoban/{sokoban_revision}"), None)
         .await;
@@ -987,12 +988,9 @@ async fn a_timed_clock_starts_when_every_human_seat_is_ready_or_after_the_wait()
     let (_, replay) = s
         .get(&format!("/api/v1/matches/{id}/replay"), Some(&t0))
         .await;
-    let file: ReplayFile = serde_json::from_value(replay).unwrap();
-    assert!(common::registry()
-        .verify_replay(&file)
-        .unwrap()
-        .divergence
-        .is_none());
+    // The match is live, so the seat gets its own redacted timeline (format 2): the clock's
+    // start and the timeout are in it, in order.
+    assert_eq!(replay["redacted"], true, "{replay}");
     s.stop().await;
 
     // Nobody opens the board: after the wait the clock starts anyway.

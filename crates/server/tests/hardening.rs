@@ -64,7 +64,7 @@ async fn bad_requests_are_json_with_catalogued_codes() {
         assert_eq!(code(&v), "unsupported_media_type");
     }
     let command = serde_json::to_vec(
-        &json!({"commandId": "c1", "expectedSequence": 0, "action": mv("left")}),
+        &json!({"commandId": "c1", "expectedSequence": 0, "action": mv("right")}),
     )
     .unwrap();
     let response = s

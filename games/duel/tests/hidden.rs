@@ -105,8 +105,12 @@ fn drive(preset: &str, seed: &str, check_previews: bool) {
             resolver.apply(&mut next, ctx, &candidate).unwrap();
             assert_hidden(&p.view, &next, &p.events, seat, "preview");
         }
+        // The match seals state fingerprints (format 2: a salted commitment for a game with
+        // hidden information), so the preview is sealed the same way for the sequence it takes.
+        let next_sequence = m.sequence() + 1;
+        let seal = |next: &_| m.fingerprint_state_at(next_sequence, next);
         let preview = resolver
-            .preview(m.state(), ctx, &action, Viewer::Seat(seat))
+            .preview_sealed(m.state(), ctx, &action, Viewer::Seat(seat), &seal)
             .unwrap()
             .unwrap();
         // A seat's own preview never shows the cards it would draw.
