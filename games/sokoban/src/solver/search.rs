@@ -457,9 +457,6 @@ impl Search<'_> {
                     continue;
                 }
                 place(&current, k, to, child);
-                let Some(h) = self.matcher.moved(graph, &current, k, to) else {
-                    continue;
-                };
                 let step = if self.strategy.exact_player() {
                     // Exact players skip normalization, so `walk` is still this node's.
                     u32::from(self.walk[usize::from(behind)]) + 1
@@ -467,9 +464,6 @@ impl Search<'_> {
                     1
                 };
                 let child_g = g + step;
-                if below.is_some_and(|limit| child_g + h >= limit) {
-                    continue;
-                }
                 // The child's player: normalized over the child's boxes.
                 for &c in &current {
                     self.occupied[usize::from(c)] = false;
@@ -483,9 +477,14 @@ impl Search<'_> {
                     from: b,
                     dir: d as u8,
                 };
+                // Look the child up before matching it: a position seen before keeps its bound,
+                // so most children (transpositions) cost no matching at all.
                 match self.find(child, player, hash).0 {
                     Some(j) => {
-                        if self.strategy.optimal() && child_g < self.cost[j] {
+                        if self.strategy.optimal()
+                            && child_g < self.cost[j]
+                            && below.is_none_or(|limit| child_g + self.bound[j] < limit)
+                        {
                             self.cost[j] = child_g;
                             self.parent[j] = i as u32;
                             self.push[j] = push;
@@ -494,6 +493,12 @@ impl Search<'_> {
                         }
                     }
                     None => {
+                        let Some(h) = self.matcher.moved(graph, &current, k, to) else {
+                            continue;
+                        };
+                        if below.is_some_and(|limit| child_g + h >= limit) {
+                            continue;
+                        }
                         if !self.insert(child, player, i as u32, push, child_g, h) {
                             result = Expansion::OutOfMemory;
                             break 'boxes;

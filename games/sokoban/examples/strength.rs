@@ -1,0 +1,61 @@
+//! The solver's strength at a fixed node budget: solved levels of a collection, independent of
+//! the machine's speed and load (the search is deterministic on one thread).
+//!
+//! ```sh
+//! cargo run --release -p turnstile-sokoban --example strength -- FILE.xsb NODES [FIRST-LAST]
+//! ```
+//!
+//! Prints one line per level (solved or not, pushes, nodes) and a total; `bench/solver/run.sh`
+//! gives the wall-clock table of docs/sokoban-solver.md, this gives the load-free one.
+
+use std::process::ExitCode;
+use turnstile_sokoban::{parse_collection, solver};
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().collect();
+    let (Some(file), Some(nodes)) = (args.get(1), args.get(2).and_then(|n| n.parse::<u64>().ok()))
+    else {
+        eprintln!("usage: strength FILE.xsb NODES [FIRST-LAST]");
+        return ExitCode::from(2);
+    };
+    let range = args.get(3).and_then(|r| {
+        let (a, b) = r.split_once('-')?;
+        Some((a.parse::<usize>().ok()?, b.parse::<usize>().ok()?))
+    });
+    let text = match std::fs::read_to_string(file) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("{file}: {e}");
+            return ExitCode::from(3);
+        }
+    };
+    let collection = parse_collection(&text, file);
+    let options = solver::SolveOptions {
+        node_budget: nodes,
+        memory_limit_bytes: 2 << 30,
+        ..solver::SolveOptions::default()
+    };
+    let (mut solved, mut asked, mut total_nodes) = (0, 0, 0u64);
+    for (i, level) in collection.levels.iter().enumerate() {
+        let number = i + 1;
+        if range.is_some_and(|(a, b)| number < a || number > b) {
+            continue;
+        }
+        let Ok(level) = level else { continue };
+        asked += 1;
+        let start = solver::start_position(level);
+        let Ok(outcome) = solver::solve(level, &start, &options) else {
+            continue;
+        };
+        total_nodes += outcome.nodes;
+        match &outcome.result {
+            Ok(s) => {
+                solved += 1;
+                println!("{number}\tsolved\t{}\t{}", s.pushes, outcome.nodes);
+            }
+            Err(reason) => println!("{number}\t{}\t-\t{}", reason.code(), outcome.nodes),
+        }
+    }
+    println!("total\t{solved}/{asked}\tnodes\t{total_nodes}");
+    ExitCode::SUCCESS
+}
