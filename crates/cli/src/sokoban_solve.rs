@@ -98,10 +98,17 @@ fn gib_bytes(text: &str) -> Result<u64, Outcome> {
     Ok(bytes)
 }
 
+/// The most parallel searches `--threads` may ask for: each holds its own tables, so more than
+/// this would split the memory budget into slivers.
+const MAX_THREADS: u32 = 16;
+
 impl Budget {
     fn options(&self, optimal: Option<Optimality>) -> Result<SolveOptions, Outcome> {
-        if self.threads == 0 {
-            return Err(Outcome::usage("--threads must be at least 1"));
+        if self.threads == 0 || self.threads > MAX_THREADS {
+            return Err(Outcome::usage(format!(
+                "--threads must be between 1 and {MAX_THREADS} (one search per thread), not {}",
+                self.threads
+            )));
         }
         if self.time_limit == 0 {
             return Err(Outcome::usage("--time-limit must be at least 1 second"));

@@ -153,6 +153,34 @@ fn solve_optimal_pushes_and_memory_and_usage_errors() {
         2,
         &["--memory-limit"],
     );
+    // Too many threads is refused, never quietly cut down to the portfolio's size.
+    check(
+        &[
+            "sokoban",
+            "solve",
+            MICROBAN,
+            "--level",
+            "1",
+            "--threads",
+            "17",
+        ],
+        2,
+        &["--threads must be between 1 and 16", "not 17"],
+    );
+    // Five threads run five searches (the fifth a weighted-4 one); the first to finish wins.
+    check(
+        &[
+            "sokoban",
+            "solve",
+            MICROBAN,
+            "--level",
+            "1",
+            "--threads",
+            "5",
+        ],
+        0,
+        &["solved"],
+    );
     check(&["sokoban", "solve", "no/such.xsb"], 3, &["cannot read"]);
 }
 

@@ -34,6 +34,7 @@ mod freeze;
 mod graph;
 mod matching;
 mod optimize;
+mod rooms;
 mod search;
 
 pub use optimize::{optimize, OptimizeError, Optimized};
@@ -422,15 +423,17 @@ fn portfolio(optimal: Option<Optimality>, threads: u32) -> Vec<Strategy> {
     match optimal {
         Some(Optimality::Pushes) => vec![Strategy::PushOptimal],
         Some(Optimality::Moves) => vec![Strategy::MoveOptimal],
-        None => [
-            Strategy::Greedy,
-            Strategy::Weighted(3),
-            Strategy::Weighted(2),
-            Strategy::PushOptimal,
-        ]
-        .into_iter()
-        .take(threads.clamp(1, 4) as usize)
-        .collect(),
+        // Four strategies of different greed; a fifth thread and beyond add weighted searches
+        // with ever greedier weights (4, 5, ...), so every thread asked for runs a search.
+        None => (0..threads.max(1))
+            .map(|t| match t {
+                0 => Strategy::Greedy,
+                1 => Strategy::Weighted(3),
+                2 => Strategy::Weighted(2),
+                3 => Strategy::PushOptimal,
+                more => Strategy::Weighted(more),
+            })
+            .collect(),
     }
 }
 

@@ -16,7 +16,9 @@ use super::corral::Corrals;
 use super::freeze::freeze_deadlock;
 use super::graph::{CellGraph, NONE};
 use super::matching::Matcher;
+use super::rooms::Rooms;
 use std::cmp::Reverse;
+use std::collections::BTreeMap;
 use std::collections::BinaryHeap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -122,15 +124,60 @@ struct Search<'g> {
     matcher: Matcher,
     stack: Vec<u16>,
     corrals: Corrals,
+    /// The level's goal rooms, when this search uses goal macros.
+    rooms: Option<&'g Rooms>,
+    /// The pushes of each node reached by a goal macro (its `push` says [`MACRO`]).
+    macros: BTreeMap<u32, Vec<Push>>,
 }
 
+/// The direction of a node's push that stands for a goal macro's pushes.
+const MACRO: u8 = u8::MAX;
+
 /// Searches from `boxes` (compact cells, any order) and `player` (a compact cell).
+///
+/// Satisficing strategies use the level's goal rooms ([`Rooms`]): goal macros and leaving
+/// packed rooms alone. Those may cut away every solution, so when such a search runs out of
+/// positions it searches again without them, with the nodes left, and only that search's
+/// exhaustion proves the level unsolvable.
 pub(crate) fn search(
     graph: &CellGraph,
     boxes: &[u16],
     player: u16,
     strategy: Strategy,
     limits: &Limits<'_>,
+) -> Report {
+    let rooms = if strategy.optimal() {
+        Rooms::default()
+    } else {
+        Rooms::new(graph)
+    };
+    if !rooms.any() {
+        return search_with(graph, boxes, player, strategy, limits, None);
+    }
+    let first = search_with(graph, boxes, player, strategy, limits, Some(&rooms));
+    if first.ending != Ending::Exhausted {
+        return first;
+    }
+    let rest = Limits {
+        nodes: limits.nodes.saturating_sub(first.nodes),
+        ..*limits
+    };
+    let second = search_with(graph, boxes, player, strategy, &rest, None);
+    Report {
+        nodes: first.nodes + second.nodes,
+        stored: first.stored.max(second.stored),
+        ending: second.ending,
+    }
+}
+
+/// One search, with goal rooms or without.
+fn search_with(
+    graph: &CellGraph,
+    boxes: &[u16],
+    player: u16,
+    strategy: Strategy,
+    limits: &Limits<'_>,
+    rooms: Option<&Rooms>,
 ) -> Report {
     let mut start: Vec<u16> = boxes.to_vec();
     start.sort_unstable();
@@ -158,6 +205,8 @@ pub(crate) fn search(
         matcher: Matcher::default(),
         stack: Vec::new(),
         corrals: Corrals::default(),
+        rooms,
+        macros: BTreeMap::new(),
     };
     let report = |ending, nodes, s: &Search<'_>| Report {
         ending,
@@ -238,7 +287,10 @@ impl Search<'_> {
     fn pushes(&self, mut i: usize) -> Vec<Push> {
         let mut pushes = Vec::new();
         while self.parent[i] != ROOT {
-            pushes.push(self.push[i]);
+            match (self.push[i].dir, self.macros.get(&(i as u32))) {
+                (MACRO, Some(path)) => pushes.extend(path.iter().rev()),
+                _ => pushes.push(self.push[i]),
+            }
             i = self.parent[i] as usize;
         }
         pushes.reverse();
@@ -434,10 +486,26 @@ impl Search<'_> {
             }
             return Expansion::Done;
         }
+        if let Some(rooms) = self.rooms {
+            let region = &self.region;
+            let found = rooms.macro_move(graph, &current, &mut self.occupied, &|c| {
+                region[usize::from(c)] == mark
+            });
+            if let Some((k, goal, path)) = found {
+                let result = self.expand_macro(i, &current, child, k, goal, path);
+                for &b in &current {
+                    self.occupied[usize::from(b)] = false;
+                }
+                return result;
+            }
+        }
         let mut result = Expansion::Done;
         'boxes: for (k, &b) in current.iter().enumerate() {
             if fence.as_ref().is_some_and(|f| !f.contains(&b)) {
                 continue;
+            }
+            if self.rooms.is_some_and(|r| r.settled(b, &self.occupied)) {
+                continue; // a box of a room packed so far stays where the order put it
             }
             for d in 0..graph.dirs {
                 let behind = graph.next(b, usize::from(graph.opposite[d]));
@@ -515,6 +583,54 @@ impl Search<'_> {
             self.occupied[usize::from(b)] = false;
         }
         result
+    }
+}
+
+impl Search<'_> {
+    /// Generates the one child of node `i` that a goal macro leads to: box `k` of `current`
+    /// pushed along `path` to `goal`. `occupied` marks `current` and is left so.
+    fn expand_macro(
+        &mut self,
+        i: usize,
+        current: &[u16],
+        child: &mut [u16],
+        k: usize,
+        goal: u16,
+        path: Vec<Push>,
+    ) -> Expansion {
+        let graph = self.graph;
+        let Some(h) = self.matcher.moved(graph, current, k, goal) else {
+            return Expansion::Done;
+        };
+        place(current, k, goal, child);
+        // The player ends where the box stood before the last push.
+        let last = path.last().map_or(current[k], |p| p.from);
+        for &c in current {
+            self.occupied[usize::from(c)] = false;
+        }
+        let player = self.normalize(child, last);
+        for &c in current {
+            self.occupied[usize::from(c)] = true;
+        }
+        let hash = self.hash_of(child, player);
+        if self.find(child, player, hash).0.is_some() {
+            return Expansion::Done;
+        }
+        let g = self.cost[i] + path.len() as u32;
+        let push = Push {
+            from: current[k],
+            dir: MACRO,
+        };
+        if !self.insert(child, player, i as u32, push, g, h) {
+            return Expansion::OutOfMemory;
+        }
+        let j = self.parent.len() - 1;
+        self.macros.insert(j as u32, path);
+        if h == 0 {
+            Expansion::Solved(j)
+        } else {
+            Expansion::Done
+        }
     }
 }
 

@@ -1,0 +1,394 @@
+//! Goal rooms and goal macros: fill a room of goals in an order that never walls off a goal.
+//!
+//! Large levels keep their goals in a room with a narrow way in. A best-first search pushes the
+//! first box it brings to the nearest goal of the room, which is usually the one by the door,
+//! and then spends its whole budget behind the box it just parked there. Programs that solve
+//! such levels (Rolling Stone's *goal macros*, Junghanns and Schaeffer) decide the filling order
+//! once per level and then treat "bring a box through the door to the next goal of the order"
+//! as one move.
+//!
+//! * A **room** is a connected group of goal cells; its **doors** are the floor cells next to it
+//!   that are not goals.
+//! * Its **packing order** is found backwards: start with a box on every goal of the room and
+//!   the player outside, take out one box that can be *pulled* through a door (the others
+//!   standing where they are), and repeat. Filling the room in the reverse order of taking out
+//!   leaves, at every step, a way from the door to the next goal. When no box can be taken out
+//!   at some step, the room gets no order and no macros.
+//! * A **goal macro** applies when a box stands on a door of a room whose first `k` goals of
+//!   the order hold boxes and whose other goals are empty: it pushes that box from the door to
+//!   goal `k + 1` (a push path found here, around every other box). The search then generates
+//!   only that move, and it never pushes the boxes of a room that is packed so far.
+//!
+//! Both restrictions may cut away every solution of an odd level, so a search that used them
+//! and ran out of positions proves nothing: [`super::search`] then searches again without them.
+//! Used by the satisficing strategies only; optimal searches keep every push.
+
+use super::graph::{CellGraph, NONE};
+use super::search::Push;
+
+/// The goal rooms of a level that have a packing order.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Rooms {
+    rooms: Vec<Room>,
+    /// Per compact cell: the room whose goal it is, plus one; 0 for none.
+    room_of: Vec<u32>,
+    /// Per compact cell: the rooms whose door it is.
+    door_of: Vec<Vec<u32>>,
+}
+
+/// One room: its goals in filling order.
+#[derive(Clone, Debug)]
+struct Room {
+    order: Vec<u16>,
+}
+
+impl Rooms {
+    /// Finds the rooms of the level and their packing orders. Rooms of a single goal are left
+    /// out: a macro would save nothing there.
+    pub(crate) fn new(graph: &CellGraph) -> Rooms {
+        let len = graph.len();
+        let mut room_of = vec![0u32; len];
+        let mut door_of = vec![Vec::new(); len];
+        let mut rooms = Vec::new();
+        let mut group_of = vec![u32::MAX; len];
+        let mut groups: Vec<Vec<u16>> = Vec::new();
+        for &g in &graph.goals {
+            if group_of[usize::from(g)] != u32::MAX {
+                continue;
+            }
+            let id = groups.len() as u32;
+            let mut group = vec![g];
+            group_of[usize::from(g)] = id;
+            let mut head = 0;
+            while let Some(&c) = group.get(head) {
+                head += 1;
+                for d in 0..graph.dirs {
+                    let n = graph.next(c, d);
+                    if n != NONE
+                        && graph.goal[usize::from(n)]
+                        && group_of[usize::from(n)] == u32::MAX
+                    {
+                        group_of[usize::from(n)] = id;
+                        group.push(n);
+                    }
+                }
+            }
+            groups.push(group);
+        }
+        for group in groups {
+            if group.len() < 2 {
+                continue;
+            }
+            let Some(order) = packing_order(graph, &group) else {
+                continue;
+            };
+            let number = rooms.len() as u32;
+            for &g in &group {
+                room_of[usize::from(g)] = number + 1;
+                for d in 0..graph.dirs {
+                    let n = graph.next(g, d);
+                    if n != NONE && !graph.goal[usize::from(n)] {
+                        let doors = &mut door_of[usize::from(n)];
+                        if !doors.contains(&number) {
+                            doors.push(number);
+                        }
+                    }
+                }
+            }
+            rooms.push(Room { order });
+        }
+        Rooms {
+            rooms,
+            room_of,
+            door_of,
+        }
+    }
+
+    /// Whether the level has any room with an order (else macros never apply).
+    pub(crate) fn any(&self) -> bool {
+        !self.rooms.is_empty()
+    }
+
+    /// How far room `r` is packed: `Some(k)` when exactly its first `k` goals of the order
+    /// hold boxes, `None` when its boxes stand otherwise.
+    fn packed(&self, r: usize, occupied: &[bool]) -> Option<usize> {
+        let order = &self.rooms[r].order;
+        let k = order
+            .iter()
+            .take_while(|&&g| occupied[usize::from(g)])
+            .count();
+        order[k..]
+            .iter()
+            .all(|&g| !occupied[usize::from(g)])
+            .then_some(k)
+    }
+
+    /// Whether the box on `cell` belongs to a room packed so far (a box the search leaves
+    /// alone).
+    pub(crate) fn settled(&self, cell: u16, occupied: &[bool]) -> bool {
+        match self.room_of[usize::from(cell)] {
+            0 => false,
+            r => self.packed(r as usize - 1, occupied).is_some(),
+        }
+    }
+
+    /// The goal macro of this position, if one applies: a box on a door of a room packed so
+    /// far is pushed to the room's next goal. `boxes` are the position's boxes, marked in
+    /// `occupied`; `reachable(c)` tells whether the player reaches `c` now. Returns the box's
+    /// index in `boxes`, its goal, and the pushes of the way there.
+    pub(crate) fn macro_move(
+        &self,
+        graph: &CellGraph,
+        boxes: &[u16],
+        occupied: &mut [bool],
+        reachable: &dyn Fn(u16) -> bool,
+    ) -> Option<(usize, u16, Vec<Push>)> {
+        for (k, &b) in boxes.iter().enumerate() {
+            for &r in &self.door_of[usize::from(b)] {
+                let r = r as usize;
+                let Some(filled) = self.packed(r, occupied) else {
+                    continue;
+                };
+                let Some(&target) = self.rooms[r].order.get(filled) else {
+                    continue;
+                };
+                let allowed = |c: u16| c == b || self.room_of[usize::from(c)] == r as u32 + 1;
+                if let Some(path) = push_path(graph, occupied, b, target, &allowed, reachable) {
+                    return Some((k, target, path));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// The pushes that bring the box on `from` to `to`, the box staying on cells `allowed` accepts,
+/// around the other boxes marked in `occupied` (which this leaves as it found it);
+/// `reachable` tells where the player can walk before the first push.
+fn push_path(
+    graph: &CellGraph,
+    occupied: &mut [bool],
+    from: u16,
+    to: u16,
+    allowed: &dyn Fn(u16) -> bool,
+    reachable: &dyn Fn(u16) -> bool,
+) -> Option<Vec<Push>> {
+    // Breadth-first over (box cell, the player's cell after the push); before each push the
+    // player's walk is checked with the box in place. `START` stands for the position given.
+    const START: usize = usize::MAX;
+    occupied[usize::from(from)] = false;
+    let mut states: Vec<(u16, u16)> = Vec::new();
+    let mut came: Vec<(usize, Push)> = Vec::new();
+    let mut found = None;
+    let mut at = START;
+    loop {
+        let (b, walk) = if at == START {
+            (from, None)
+        } else {
+            let (b, player) = states[at];
+            occupied[usize::from(b)] = true;
+            let walk = region(graph, occupied, player);
+            (b, Some(walk))
+        };
+        occupied[usize::from(b)] = true;
+        for d in 0..graph.dirs {
+            let behind = graph.next(b, usize::from(graph.opposite[d]));
+            let next = graph.next(b, d);
+            if behind == NONE || next == NONE || occupied[usize::from(next)] || !allowed(next) {
+                continue;
+            }
+            if graph.dead[usize::from(next)] || occupied[usize::from(behind)] {
+                continue;
+            }
+            let can_stand = match &walk {
+                None => reachable(behind),
+                Some(cells) => cells.contains(&behind),
+            };
+            if !can_stand || states.contains(&(next, b)) {
+                continue;
+            }
+            states.push((next, b));
+            came.push((
+                at,
+                Push {
+                    from: b,
+                    dir: d as u8,
+                },
+            ));
+            if next == to {
+                found = Some(states.len() - 1);
+                break;
+            }
+        }
+        occupied[usize::from(b)] = false;
+        at = if at == START { 0 } else { at + 1 };
+        if found.is_some() || at >= states.len() {
+            break;
+        }
+    }
+    occupied[usize::from(from)] = true;
+    let mut at = found?;
+    let mut pushes = Vec::new();
+    loop {
+        let (parent, push) = came[at];
+        pushes.push(push);
+        if parent == START {
+            break;
+        }
+        at = parent;
+    }
+    pushes.reverse();
+    Some(pushes)
+}
+
+/// The cells the player reaches from `from` around the boxes in `occupied`.
+fn region(graph: &CellGraph, occupied: &[bool], from: u16) -> Vec<u16> {
+    let mut cells = vec![from];
+    let mut head = 0;
+    while let Some(&c) = cells.get(head) {
+        head += 1;
+        for d in 0..graph.dirs {
+            let n = graph.next(c, d);
+            if n != NONE && !occupied[usize::from(n)] && !cells.contains(&n) {
+                cells.push(n);
+            }
+        }
+    }
+    cells
+}
+
+/// The order in which to fill the goals of `room`, or `None` if taking the boxes out one by
+/// one gets stuck. See the [module documentation](self).
+fn packing_order(graph: &CellGraph, room: &[u16]) -> Option<Vec<u16>> {
+    let len = graph.len();
+    let in_room = |c: u16| room.contains(&c);
+    let mut occupied = vec![false; len];
+    for &g in room {
+        occupied[usize::from(g)] = true;
+    }
+    let mut left: Vec<u16> = room.to_vec();
+    let mut taken_out = Vec::with_capacity(room.len());
+    while !left.is_empty() {
+        // The player starts outside the room: every floor cell outside it is open to it
+        // (other boxes play no part in the order).
+        let outside: Vec<u16> = (0..len as u16)
+            .filter(|&c| !in_room(c) && !occupied[usize::from(c)])
+            .collect();
+        let free = flood(graph, &occupied, &outside);
+        let pick = left
+            .iter()
+            .position(|&g| pull_out(graph, &mut occupied, g, &free, &in_room));
+        let i = pick?;
+        let g = left.remove(i);
+        occupied[usize::from(g)] = false;
+        taken_out.push(g);
+    }
+    taken_out.reverse();
+    Some(taken_out)
+}
+
+/// The cells the player reaches from any of `starts` around the boxes in `occupied`.
+fn flood(graph: &CellGraph, occupied: &[bool], starts: &[u16]) -> Vec<bool> {
+    let mut seen = vec![false; graph.len()];
+    let mut queue: Vec<u16> = Vec::new();
+    for &s in starts {
+        if !occupied[usize::from(s)] && !seen[usize::from(s)] {
+            seen[usize::from(s)] = true;
+            queue.push(s);
+        }
+    }
+    let mut head = 0;
+    while let Some(&c) = queue.get(head) {
+        head += 1;
+        for d in 0..graph.dirs {
+            let n = graph.next(c, d);
+            if n != NONE && !occupied[usize::from(n)] && !seen[usize::from(n)] {
+                seen[usize::from(n)] = true;
+                queue.push(n);
+            }
+        }
+    }
+    seen
+}
+
+/// Whether the box on goal `g` can be pulled out of the room (to a cell `in_room` refuses),
+/// the other boxes of `occupied` staying put; `free` is where the player can stand first.
+fn pull_out(
+    graph: &CellGraph,
+    occupied: &mut [bool],
+    g: u16,
+    free: &[bool],
+    in_room: &dyn Fn(u16) -> bool,
+) -> bool {
+    occupied[usize::from(g)] = false;
+    // States: the box's cell and the player's cell after a pull.
+    let mut seen: Vec<(u16, u16)> = Vec::new();
+    let mut states: Vec<(u16, Option<u16>)> = vec![(g, None)];
+    let mut head = 0;
+    let mut out = false;
+    'search: while let Some(&(b, player)) = states.get(head) {
+        head += 1;
+        occupied[usize::from(b)] = true;
+        let stand = match player {
+            None => free.to_vec(),
+            Some(p) => flood(graph, occupied, &[p]),
+        };
+        for d in 0..graph.dirs {
+            // Pull toward d: the player on b+d steps to b+2d, the box follows to b+d.
+            let p = graph.next(b, d);
+            if p == NONE || occupied[usize::from(p)] || !stand[usize::from(p)] {
+                continue;
+            }
+            let q = graph.next(p, d);
+            if q == NONE || occupied[usize::from(q)] {
+                continue;
+            }
+            if !in_room(p) {
+                out = true;
+                occupied[usize::from(b)] = false;
+                break 'search;
+            }
+            if !seen.contains(&(p, q)) {
+                seen.push((p, q));
+                states.push((p, Some(q)));
+            }
+        }
+        occupied[usize::from(b)] = false;
+    }
+    occupied[usize::from(g)] = true;
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::parse_collection;
+
+    fn graph_of(text: &str) -> CellGraph {
+        let level = parse_collection(text, "room.xsb").levels.remove(0).unwrap();
+        CellGraph::square(&level, level.player())
+    }
+
+    /// A dead-end corridor of goals fills from its far end: the goal by the door comes last.
+    #[test]
+    fn a_corridor_of_goals_fills_from_the_far_end() {
+        let graph = graph_of("; corridor\n########\n#...   #\n####$$ #\n   # $@#\n   #####\n");
+        let rooms = Rooms::new(&graph);
+        assert!(rooms.any());
+        let order: Vec<_> = rooms.rooms[0]
+            .order
+            .iter()
+            .map(|&g| graph.level_cell[usize::from(g)])
+            .collect();
+        // The corridor runs left from its door: the far goal first, the one by the door last.
+        let xs: Vec<u16> = order.iter().map(|c| c.0 % 8).collect();
+        assert_eq!(xs, vec![1, 2, 3]);
+    }
+
+    /// Two goals apart are two single-goal groups: no room, no macro.
+    #[test]
+    fn lone_goals_make_no_room() {
+        let graph = graph_of("; apart\n#######\n#. $ .#\n# $@  #\n#######\n");
+        assert!(!Rooms::new(&graph).any());
+    }
+}
