@@ -162,7 +162,7 @@ enum SokobanCommand {
     /// Play a level collection in the terminal (arrows/WASD, u undo, r redo, Backspace restart,
     /// n/p next/previous level, q quit).
     Play {
-        /// An XSB collection or a numeric-grid level file.
+        /// An XSB or Hexoban (.hsb) collection, or a numeric-grid level file.
         file: PathBuf,
         /// The level to start at, from 1 in file order.
         #[arg(long, default_value_t = 1)]
@@ -173,13 +173,13 @@ enum SokobanCommand {
     },
     /// Validate every level of the files; one line per invalid level and a summary.
     Check {
-        /// XSB collections or numeric-grid files.
+        /// XSB or Hexoban (.hsb) collections, or numeric-grid files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
     /// Replay a LURD solution on a level; exit 0 only if it solves it.
     Verify {
-        /// An XSB collection or a numeric-grid level file.
+        /// An XSB or Hexoban (.hsb) collection, or a numeric-grid level file.
         file: PathBuf,
         /// The level, from 1 in file order.
         #[arg(long)]
@@ -194,7 +194,7 @@ enum SokobanCommand {
     /// Solve levels: per level, solved or not, the LURD solution, moves, pushes, time, nodes.
     /// Exit 0 when every level asked for is solved, 1 otherwise.
     Solve {
-        /// An XSB collection or a numeric-grid level file.
+        /// An XSB or Hexoban (.hsb) collection, or a numeric-grid level file.
         file: PathBuf,
         /// Only this level, from 1 in file order (default: every level, with a progress bar).
         #[arg(long)]
@@ -211,7 +211,7 @@ enum SokobanCommand {
     /// Shorten a LURD solution: loops cut, walks re-planned, then an optimal search bounded by
     /// it. Exit 0 with the (verified) best solution found, 1 if the given one does not solve.
     Optimize {
-        /// An XSB collection or a numeric-grid level file.
+        /// An XSB or Hexoban (.hsb) collection, or a numeric-grid level file.
         file: PathBuf,
         /// The level, from 1 in file order.
         #[arg(long)]

@@ -357,3 +357,100 @@ fn centered(area: Rect, width: u16, height: u16) -> Rect {
         height,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! The terminal front-end without a terminal: keys become the same commands a remote client
+    //! sends, and the frame is drawn into ratatui's test backend.
+    use super::*;
+    use ratatui::backend::TestBackend;
+    use ratatui::Terminal;
+
+    fn key(c: char) -> KeyEvent {
+        KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)
+    }
+
+    fn direction(intent: Intent) -> Option<Direction> {
+        match intent {
+            Intent::Act(SokobanAction::Move { direction }) => Some(direction),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn six_directions_on_a_hex_board_four_on_a_square_one() {
+        let hex: Vec<_> = "weadzx"
+            .chars()
+            .map(|c| direction(intent(key(c), true)))
+            .collect();
+        assert_eq!(
+            hex,
+            [
+                Direction::UpLeft,
+                Direction::UpRight,
+                Direction::Left,
+                Direction::Right,
+                Direction::DownLeft,
+                Direction::DownRight
+            ]
+            .map(Some)
+        );
+        let square: Vec<_> = "wasd"
+            .chars()
+            .map(|c| direction(intent(key(c), false)))
+            .collect();
+        assert_eq!(
+            square,
+            [
+                Direction::Up,
+                Direction::Left,
+                Direction::Down,
+                Direction::Right
+            ]
+            .map(Some)
+        );
+    }
+
+    /// A shipped Hexoban level played from the keyboard: its known solution, typed as keys,
+    /// solves it, and the frame says so with the hex board's own help line.
+    #[test]
+    fn a_hexoban_level_is_solved_from_the_keyboard_and_drawn() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../games/sokoban/content/levels/hexoban-turnstile.hsb");
+        let file = LevelFile::read(&path).unwrap_or_else(|o| panic!("{:?}", o.message));
+        let mut session = Session::open(file, 2);
+        assert!(is_hex(&session));
+        // "DsRN": south-east push, south-west walk, east push, north-east push.
+        for c in "DsRN".chars() {
+            let typed = match c.to_ascii_lowercase() {
+                'l' => 'a',
+                'r' => 'd',
+                'u' => 'w',
+                'n' => 'e',
+                's' => 'z',
+                'd' => 'x',
+                other => panic!("not a Hexoban letter: {other}"),
+            };
+            match intent(key(typed), true) {
+                Intent::Act(action) => session.submit(action),
+                _ => panic!("{typed} is a move on a hex board"),
+            }
+            assert_eq!(session.message, None, "after {c}");
+        }
+        let view = session.game.as_ref().unwrap().view(Viewer::Seat(Seat(0)));
+        assert!(view.solved);
+        assert_eq!((view.moves, view.pushes), (4, 3));
+        let mut terminal = Terminal::new(TestBackend::new(110, 24)).unwrap();
+        terminal.draw(|frame| draw(frame, &session)).unwrap();
+        let screen: String = terminal
+            .backend()
+            .buffer()
+            .content()
+            .iter()
+            .map(|cell| cell.symbol())
+            .collect();
+        assert!(screen.contains("SOLVED in 4 moves, 3 pushes"), "{screen}");
+        assert!(screen.contains("(NW NE / W E / SW SE)"), "{screen}");
+        assert!(screen.contains("Two Steps Down"), "{screen}");
+    }
+}
