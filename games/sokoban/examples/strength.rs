@@ -8,6 +8,7 @@
 //! Prints one line per level (solved or not, pushes, nodes) and a total; `bench/solver/run.sh`
 //! gives the wall-clock table of docs/sokoban-solver.md, this gives the load-free one.
 
+use std::io::Write;
 use std::process::ExitCode;
 use turnstile_sokoban::{parse_collection, solver};
 
@@ -35,6 +36,8 @@ fn main() -> ExitCode {
         memory_limit_bytes: 2 << 30,
         ..solver::SolveOptions::default()
     };
+    // A closed stdout (`| head`) ends the run quietly instead of panicking.
+    let mut out = std::io::stdout().lock();
     let (mut solved, mut asked, mut total_nodes) = (0, 0, 0u64);
     for (i, level) in collection.levels.iter().enumerate() {
         let number = i + 1;
@@ -48,14 +51,17 @@ fn main() -> ExitCode {
             continue;
         };
         total_nodes += outcome.nodes;
-        match &outcome.result {
+        let line = match &outcome.result {
             Ok(s) => {
                 solved += 1;
-                println!("{number}\tsolved\t{}\t{}", s.pushes, outcome.nodes);
+                writeln!(out, "{number}\tsolved\t{}\t{}", s.pushes, outcome.nodes)
             }
-            Err(reason) => println!("{number}\t{}\t-\t{}", reason.code(), outcome.nodes),
+            Err(reason) => writeln!(out, "{number}\t{}\t-\t{}", reason.code(), outcome.nodes),
+        };
+        if line.is_err() {
+            return ExitCode::SUCCESS;
         }
     }
-    println!("total\t{solved}/{asked}\tnodes\t{total_nodes}");
+    let _ = writeln!(out, "total\t{solved}/{asked}\tnodes\t{total_nodes}");
     ExitCode::SUCCESS
 }
