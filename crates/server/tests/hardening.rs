@@ -424,3 +424,62 @@ async fn streams_beyond_the_per_token_cap_are_refused_with_a_code() {
     drop(second);
     s.stop().await;
 }
+
+/// Match configs are refused, not adjusted: clover's stake outside 1..8 (once clamped to 1 or
+/// 8) is 400 `invalid_config` naming the field and the range; a Duel `decks` list whose length
+/// is not the seat count (once padded or cut) is 422 `deck_count`. Nothing is created.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn match_configs_out_of_range_are_refused_not_adjusted() {
+    let db = Db::sqlite();
+    let s = TestServer::start(&db).await;
+    for stake in [0, 99] {
+        let (status, v) = s
+            .post(
+                "/api/v1/matches",
+                None,
+                &json!({"game": "clover", "config": {"stake": stake, "deck": "plain"}, "seats": [{"kind": "human"}]}),
+            )
+            .await;
+        assert_eq!((status, code(&v).as_str()), (400, "invalid_config"), "{v}");
+        let message = v["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains("`stake` is") && message.contains("1 (White) to 8 (Gold)"),
+            "{message}"
+        );
+    }
+    let (status, v) = s
+        .post(
+            "/api/v1/matches",
+            None,
+            &json!({"game": "duel", "config": {"decks": ["ember", "tide", "ember"]}, "seats": [{"kind": "human"}, {"kind": "human"}]}),
+        )
+        .await;
+    assert_eq!((status, code(&v).as_str()), (422, "deck_count"), "{v}");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("3 deck(s) for 2 seats"),
+        "{v}"
+    );
+    // One deck per seat, or none, is played.
+    for config in [json!({"decks": ["tide", "ember"]}), json!({})] {
+        let (status, v) = s
+            .post(
+                "/api/v1/matches",
+                None,
+                &json!({"game": "duel", "config": config, "seats": [{"kind": "human"}, {"kind": "human"}]}),
+            )
+            .await;
+        assert_eq!(status, 201, "{v}");
+    }
+    let (status, v) = s
+        .post(
+            "/api/v1/matches",
+            None,
+            &json!({"game": "clover", "config": {"stake": 8, "deck": "plain"}, "seats": [{"kind": "human"}]}),
+        )
+        .await;
+    assert_eq!(status, 201, "stake 8 is played: {v}");
+    s.stop().await;
+}
