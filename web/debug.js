@@ -25,8 +25,8 @@ export function pickInRange(range, rand = Math.random) {
   if (range.kind === "oneOf") return range.values.length ? any(range.values) : undefined;
   if (range.kind === "integer") return range.min + Math.floor(rand() * (range.max - range.min + 1));
   if (range.kind === "cells") return range.cells.length ? any(range.cells) : undefined;
-  if (range.kind === "subset") {
-    const vals = range.values || [];
+  if (range.kind === "subsetOf") {
+    const vals = range.items || [];
     const n = Math.max(range.min ?? 1, 1);
     return vals.slice().sort(() => rand() - 0.5).slice(0, Math.min(n, vals.length));
   }
@@ -37,10 +37,8 @@ export function pickInRange(range, rand = Math.random) {
 export function actionFrom(legalAction, rand = Math.random) {
   const action = { type: legalAction.kind };
   for (const p of legalAction.params || []) {
-    let v = pickInRange(p.range, rand);
+    const v = pickInRange(p.range, rand);
     if (v === undefined) return null;
-    // oneOf ranges list values as strings; integers go back as numbers
-    if (typeof v === "string" && /^-?\d+$/.test(v)) v = Number(v);
     action[p.name] = v;
   }
   return action;

@@ -158,7 +158,8 @@ export function legalAction(legal, kind) {
 
 /**
  * Whether `legal` allows `kind` with parameter `param` = `value`: the kind is listed and the
- * parameter's range (oneOf strings, an integer interval, cells) holds the value. A kind listed
+ * parameter's range (oneOf values — integers or strings, as the field takes them —, an integer
+ * interval, cells) holds the value. A kind listed
  * without that parameter allows any value (the server then judges the command).
  */
 export function legalAllows(legal, kind, param, value) {
@@ -167,7 +168,7 @@ export function legalAllows(legal, kind, param, value) {
   const p = (a.params || []).find((x) => x.name === param);
   if (!p || !p.range) return true;
   const r = p.range;
-  if (r.kind === "oneOf") return r.values.includes(String(value));
+  if (r.kind === "oneOf") return r.values.some((v) => String(v) === String(value));
   if (r.kind === "integer") return Number(value) >= r.min && Number(value) <= r.max;
   if (r.kind === "cells") return r.cells.some(([x, y]) => `${x},${y}` === String(value));
   return true;

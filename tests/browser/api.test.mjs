@@ -156,7 +156,11 @@ test("the debug panel's bot step picks actions inside the legal ranges", () => {
     const c = pickInRange({ kind: "cells", cells: [[0, 1], [2, 2]] }, rand);
     assert.ok([[0, 1], [2, 2]].some((x) => x[0] === c[0] && x[1] === c[1]));
   }
-  assert.deepEqual(actionFrom({ kind: "PLAY_CARD", params: [{ name: "hand", range: { kind: "oneOf", values: ["3"] } }] }), { type: "PLAY_CARD", hand: 3 });
+  // values come typed as the field takes them (integers for a hand index), and go back verbatim
+  assert.deepEqual(actionFrom({ kind: "PLAY_CARD", params: [{ name: "hand", range: { kind: "oneOf", values: [3] } }] }), { type: "PLAY_CARD", hand: 3 });
+  assert.deepEqual(actionFrom({ kind: "move", params: [{ name: "direction", range: { kind: "oneOf", values: ["up"] } }] }), { type: "move", direction: "up" });
+  const cards = actionFrom({ kind: "play", params: [{ name: "cards", range: { kind: "subsetOf", items: [0, 1, 2], min: 1, max: 5 } }] }, rand).cards;
+  assert.ok(Array.isArray(cards) && cards.length >= 1 && cards.every((x) => [0, 1, 2].includes(x)), `subset ${cards}`);
   assert.deepEqual(actionFrom({ kind: "drop", params: [{ name: "column", range: { kind: "integer", min: 4, max: 4 } }] }), { type: "drop", column: 4 });
   assert.equal(actionFrom({ kind: "x", params: [{ name: "p", range: { kind: "oneOf", values: [] } }] }), null, "no value: no action");
 });

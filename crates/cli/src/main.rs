@@ -90,8 +90,26 @@ enum Command {
         #[arg(long, default_value = "./turnstile.db")]
         database: String,
         /// The admin token that may publish content over HTTP (none: publishing is off).
+        /// Visible to every user of the machine in `ps`: prefer `TURNSTILE_ADMIN_TOKEN` or
+        /// `--admin-token-file`.
         #[arg(long)]
         admin_token: Option<String>,
+        /// A file whose contents (one line) are the admin token.
+        #[arg(long, value_name = "PATH")]
+        admin_token_file: Option<std::path::PathBuf>,
+        /// Seconds a client may take to send a request head (also how long an idle
+        /// keep-alive connection stays open).
+        #[arg(long, value_name = "SECS", default_value_t = 10)]
+        header_timeout: u64,
+        /// Seconds a connection may go with no byte moving either way before it is closed.
+        #[arg(long, value_name = "SECS", default_value_t = 60)]
+        idle_timeout: u64,
+        /// The most connections open at once (a connection beyond it is closed on accept).
+        #[arg(long, value_name = "N", default_value_t = 4096)]
+        max_connections: usize,
+        /// The most live event streams one token may hold open at once.
+        #[arg(long, value_name = "N", default_value_t = 16)]
+        streams_per_token: usize,
         /// An origin allowed by CORS (repeatable; none: CORS off).
         #[arg(long = "cors-origin")]
         cors_origin: Vec<String>,
@@ -403,6 +421,11 @@ fn main() -> ExitCode {
             addr,
             database,
             admin_token,
+            admin_token_file,
+            header_timeout,
+            idle_timeout,
+            max_connections,
+            streams_per_token,
             cors_origin,
             command_rate,
             create_rate,
@@ -414,6 +437,12 @@ fn main() -> ExitCode {
             addr,
             database,
             admin_token,
+            admin_token_file,
+            admin_token_env: std::env::var_os(serve_cmd::ADMIN_TOKEN_ENV),
+            header_timeout,
+            idle_timeout,
+            max_connections,
+            streams_per_token,
             cors_origins: cors_origin,
             command_rate,
             create_rate,

@@ -13,8 +13,21 @@ pub struct ServeArgs {
     pub addr: String,
     /// A SQLite path or a `postgres://` URL.
     pub database: String,
-    /// The admin token for publishing content over HTTP.
+    /// The admin token for publishing content over HTTP, from `--admin-token` (visible in
+    /// `ps`).
     pub admin_token: Option<String>,
+    /// `--admin-token-file`: a file holding the admin token.
+    pub admin_token_file: Option<std::path::PathBuf>,
+    /// The value of [`ADMIN_TOKEN_ENV`], if set.
+    pub admin_token_env: Option<std::ffi::OsString>,
+    /// `--header-timeout` seconds.
+    pub header_timeout: u64,
+    /// `--idle-timeout` seconds.
+    pub idle_timeout: u64,
+    /// `--max-connections`.
+    pub max_connections: usize,
+    /// `--streams-per-token`.
+    pub streams_per_token: usize,
     /// CORS origins (none: CORS off).
     pub cors_origins: Vec<String>,
     /// Commands per second per token (0 = unlimited).
@@ -29,6 +42,112 @@ pub struct ServeArgs {
     pub dev: bool,
     /// Seconds a timed match's clock waits for its people before it starts anyway.
     pub clock_start_wait: u64,
+}
+
+/// The environment variable that may hold the admin token (not visible in `ps`, unlike
+/// `--admin-token`).
+pub const ADMIN_TOKEN_ENV: &str = "TURNSTILE_ADMIN_TOKEN";
+
+/// The admin token from exactly one of `--admin-token`, `--admin-token-file` and
+/// [`ADMIN_TOKEN_ENV`] (none: publishing off). Two sources are refused rather than one chosen
+/// silently; a file is read whole, its one trailing line break dropped; an empty token, an
+/// unreadable file or a value that is not UTF-8 is refused, naming where it came from.
+fn admin_token(args: &ServeArgs) -> Result<Option<String>, String> {
+    let mut sources = Vec::new();
+    if let Some(token) = &args.admin_token {
+        sources.push(("--admin-token", token.clone()));
+    }
+    if let Some(path) = &args.admin_token_file {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            format!(
+                "--admin-token-file {}: cannot read the admin token: {e}",
+                path.display()
+            )
+        })?;
+        let token = text
+            .strip_suffix('\n')
+            .map(|t| t.strip_suffix('\r').unwrap_or(t))
+            .unwrap_or(&text);
+        if token.contains('\n') {
+            return Err(format!(
+                "--admin-token-file {}: the file has more than one line; it must hold the token alone",
+                path.display()
+            ));
+        }
+        sources.push(("--admin-token-file", token.to_owned()));
+    }
+    if let Some(value) = &args.admin_token_env {
+        let token = value
+            .to_str()
+            .ok_or_else(|| format!("{ADMIN_TOKEN_ENV} is not valid UTF-8"))?;
+        sources.push((ADMIN_TOKEN_ENV, token.to_owned()));
+    }
+    match sources.as_slice() {
+        [] => Ok(None),
+        [(from, token)] => {
+            if token.trim().is_empty() {
+                Err(format!(
+                    "the admin token from {from} is empty; give one, or none to turn publishing off"
+                ))
+            } else {
+                Ok(Some(token.clone()))
+            }
+        }
+        many => Err(format!(
+            "the admin token is given {} ways ({}); give it one way",
+            many.len(),
+            many.iter()
+                .map(|(from, _)| *from)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+/// The longest header or idle timeout `serve` takes: a day (longer is a mistake, not a limit).
+const MAX_TIMEOUT_SECS: u64 = 86_400;
+
+/// The connection limits as flags name them: each at least 1, timeouts at most a day.
+fn check_limits(args: &ServeArgs) -> Result<(), String> {
+    for (flag, value, what) in [
+        (
+            "--header-timeout",
+            args.header_timeout,
+            "seconds a client has to send a request head",
+        ),
+        (
+            "--idle-timeout",
+            args.idle_timeout,
+            "seconds a connection may stay silent",
+        ),
+        (
+            "--max-connections",
+            u64::try_from(args.max_connections).unwrap_or(u64::MAX),
+            "connections open at once",
+        ),
+        (
+            "--streams-per-token",
+            u64::try_from(args.streams_per_token).unwrap_or(u64::MAX),
+            "live streams per token",
+        ),
+    ] {
+        if value == 0 {
+            return Err(format!(
+                "{flag} 0: it is the {what}, and must be at least 1"
+            ));
+        }
+    }
+    for (flag, secs) in [
+        ("--header-timeout", args.header_timeout),
+        ("--idle-timeout", args.idle_timeout),
+    ] {
+        if secs > MAX_TIMEOUT_SECS {
+            return Err(format!(
+                "{flag} {secs}: a timeout is at most {MAX_TIMEOUT_SECS} seconds (a day)"
+            ));
+        }
+    }
+    Ok(())
 }
 
 async fn shutdown_signal() {
@@ -68,6 +187,13 @@ pub fn run(args: ServeArgs) -> Outcome {
     runtime.block_on(async move {
         // Every setting is checked, and the address bound, before the database is opened: a
         // mistake is reported without creating a database file or touching a schema.
+        if let Err(why) = check_limits(&args) {
+            return Outcome::input(why);
+        }
+        let admin_token = match admin_token(&args) {
+            Ok(token) => token,
+            Err(why) => return Outcome::input(why),
+        };
         if args.create_rate % 60 != 0 {
             return Outcome::input(format!(
                 "--create-rate {} is not a whole number per second; give a multiple of 60 per minute (60, 120, ...) or 0 for unlimited",
@@ -83,7 +209,11 @@ pub fn run(args: ServeArgs) -> Outcome {
         );
         let config = ServerConfig {
             hints,
-            admin_token: args.admin_token,
+            admin_token,
+            header_read_timeout: std::time::Duration::from_secs(args.header_timeout),
+            idle_timeout: std::time::Duration::from_secs(args.idle_timeout),
+            max_connections: args.max_connections,
+            max_streams_per_token: args.streams_per_token,
             cors_origins: args.cors_origins,
             command_rate: if args.command_rate == 0 {
                 Rate::UNLIMITED

@@ -111,6 +111,53 @@ pub struct ParamSpec {
     pub range: ParamRange,
 }
 
+/// One value a parameter may take, in the JSON type of the action's field: an integer field
+/// lists integers (`[1, 3]`, never `["1", "3"]`), a string field lists strings.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ParamValue {
+    /// An integer (a hand index, a slot, a column, a seat).
+    Int(i64),
+    /// A string (a direction, an id).
+    Text(String),
+}
+
+impl From<i64> for ParamValue {
+    fn from(n: i64) -> Self {
+        ParamValue::Int(n)
+    }
+}
+
+impl From<u8> for ParamValue {
+    fn from(n: u8) -> Self {
+        ParamValue::Int(i64::from(n))
+    }
+}
+
+impl From<u16> for ParamValue {
+    fn from(n: u16) -> Self {
+        ParamValue::Int(i64::from(n))
+    }
+}
+
+impl From<usize> for ParamValue {
+    fn from(n: usize) -> Self {
+        ParamValue::Int(i64::try_from(n).unwrap_or(i64::MAX))
+    }
+}
+
+impl From<&str> for ParamValue {
+    fn from(s: &str) -> Self {
+        ParamValue::Text(s.to_owned())
+    }
+}
+
+impl From<String> for ParamValue {
+    fn from(s: String) -> Self {
+        ParamValue::Text(s)
+    }
+}
+
 /// The values a parameter may take.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", tag = "kind")]
@@ -122,20 +169,22 @@ pub enum ParamRange {
         /// Largest allowed.
         max: i64,
     },
-    /// One of these strings.
+    /// One of these values, each written as the action's field takes it (a JSON integer for
+    /// an integer field, a string for a string field), so a listed value sent back verbatim is
+    /// accepted.
     OneOf {
         /// The choices.
-        values: Vec<String>,
+        values: Vec<ParamValue>,
     },
     /// One of these board cells, as `[x, y]` with `x` the column and `y` the row, from 0.
     Cells {
         /// The cells.
         cells: Vec<[u16; 2]>,
     },
-    /// A subset of these item ids with `min..=max` members.
+    /// A subset of these items with `min..=max` members (the field is a JSON list of them).
     SubsetOf {
-        /// The items.
-        items: Vec<String>,
+        /// The items, typed as in [`ParamRange::OneOf`].
+        items: Vec<ParamValue>,
         /// Fewest members.
         min: u32,
         /// Most members.

@@ -24,7 +24,7 @@ pub use content::{BundleManifest, BundleSource, ContentBundle, ContentProblem, L
 pub use envelope::{is_system_command_id, CommandEnvelope, SYSTEM_COMMAND_ID_PREFIXES};
 pub use game::{
     ActionKind, CommandContext, Game, MatchSetup, MatchStatus, Outcome, ParamRange, ParamSpec,
-    SetupError,
+    ParamValue, SetupError,
 };
 pub use ids::{Seat, Sequence, Tick, Viewer};
 pub use receipt::{Receipt, ViewFingerprints};

@@ -441,7 +441,7 @@ fn clock_start_dto(w: crate::fair_start::Waiting) -> ClockStartDto {
 /// `POST /api/v1/matches/{matchId}/ready`: this seat has opened the board. A timed match's
 /// clock starts when every human seat has said so (a logged `ClockResumed` from the creation
 /// tick, docs/turns.md), or by itself after the server's wait. Idempotent; a spectator is
-/// refused (403 `not_a_seat`).
+/// refused (403 `spectator`, as for every seat-only request).
 #[utoipa::path(post, path = "/api/v1/matches/{matchId}/ready", tag = "matches",
     params(("matchId" = String, Path, description = "The match id")), security(("bearer" = [])),
     responses((status = 200, body = ReadyResponse), (status = 401, body = ErrorBody),
@@ -455,8 +455,8 @@ pub async fn ready(
     let Role::Seat(seat) = role else {
         return Err(ApiError::new(
             ErrorKind::Forbidden,
-            "not_a_seat",
-            "only a seat says it is ready; a spectator's page just watches",
+            "spectator",
+            "a spectator token cannot say it is ready; only seats start a fair clock",
         ));
     };
     let mut guard = hub.lock(&slot).await?;

@@ -126,7 +126,7 @@ pub fn authenticate_admin(headers: &HeaderMap, admin_token: Option<&str>) -> Res
     let Some(expected) = admin_token else {
         return Err(ApiError::forbidden(
             "publishing_disabled",
-            "this server has no admin token configured (`--admin-token`), so it accepts no content",
+            "this server has no admin token configured (`TURNSTILE_ADMIN_TOKEN`, `--admin-token-file` or `--admin-token`), so it accepts no content",
         ));
     };
     let token = bearer(headers)?;

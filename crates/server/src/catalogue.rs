@@ -171,6 +171,71 @@ mod tests {
         }
     }
 
+    /// A code is one situation: the same code is never emitted under two kinds (which would
+    /// give it two statuses), and a spectator asking for a seat-only thing — a command, a
+    /// preview, a hint, a ready mark — is one situation with one code (`not_a_seat` once meant
+    /// the same thing as `spectator` for ready marks only).
+    #[test]
+    fn each_code_has_one_meaning() {
+        let codes = catalogue();
+        let mut kinds: BTreeMap<String, (ErrorKind, String)> = BTreeMap::new();
+        for (code, kind, file) in literal_codes() {
+            if let Some((first, at)) = kinds.get(&code) {
+                assert_eq!(
+                    *first, kind,
+                    "{code} is emitted as {first:?} in {at} and as {kind:?} in {file}"
+                );
+            } else {
+                kinds.insert(code, (kind, file));
+            }
+        }
+        let spectator_sites: Vec<(String, String)> = spectator_refusals();
+        assert!(
+            spectator_sites.len() >= 2,
+            "the scan found too few spectator refusals: {spectator_sites:?}"
+        );
+        for (code, file) in &spectator_sites {
+            assert_eq!(
+                code, "spectator",
+                "a spectator refused a seat-only request in {file} with {code:?}; that situation's code is `spectator`"
+            );
+        }
+        assert!(!codes.contains_key("not_a_seat"));
+    }
+
+    /// The code of every 403 whose message speaks of a spectator (the places that refuse a
+    /// spectator token), with its file.
+    fn spectator_refusals() -> Vec<(String, String)> {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = Vec::new();
+        sources(&src, &mut files);
+        let mut found = Vec::new();
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap_or_default();
+            // spelt in pieces so this scan (and the literal scan) does not find itself
+            for opening in [
+                concat!("ApiError", "::forbidden("),
+                concat!("ErrorKind", "::Forbidden,"),
+            ] {
+                for (at, _) in text.match_indices(opening) {
+                    // the code literal, then the message literal
+                    let literals: Vec<&str> = text[at + opening.len()..]
+                        .split('"')
+                        .skip(1)
+                        .step_by(2)
+                        .take(2)
+                        .collect();
+                    if let [code, message] = literals[..] {
+                        if message.contains("spectator") {
+                            found.push((code.to_owned(), file.display().to_string()));
+                        }
+                    }
+                }
+            }
+        }
+        found
+    }
+
     #[test]
     fn every_refusal_of_the_runtime_is_catalogued() {
         let codes = catalogue();

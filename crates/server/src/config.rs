@@ -45,6 +45,10 @@ pub struct ServerConfig {
     /// How long a client may take to send a request head; it also bounds how long an idle
     /// keep-alive connection stays open. A connection over it is closed.
     pub header_read_timeout: Duration,
+    /// How long a connection may go with no byte moving either way (a stalled body, an answer
+    /// never read) before it is closed. Live streams send a keep-alive comment every
+    /// [`ServerConfig::stream_keep_alive`], well within it.
+    pub idle_timeout: Duration,
     /// The most connections open at once; a connection beyond it is closed on accept.
     pub max_connections: usize,
     /// The most live streams one token may hold open at once (429 `too_many_streams` beyond).
@@ -87,6 +91,7 @@ impl Default for ServerConfig {
             trust_forwarded_for: false,
             node_id: None,
             header_read_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
             max_connections: 4096,
             max_streams_per_token: 16,
             dev: false,
@@ -97,6 +102,14 @@ impl Default for ServerConfig {
 }
 
 impl ServerConfig {
+    /// How often a live stream sends a keep-alive comment: every 15 s, or a third of the idle
+    /// timeout when that is shorter, so an open stream is never closed as idle.
+    pub fn stream_keep_alive(&self) -> Duration {
+        (self.idle_timeout / 3)
+            .min(Duration::from_secs(15))
+            .max(Duration::from_millis(1))
+    }
+
     /// Refuses settings that cannot work, naming the setting and why, before a server starts
     /// (nothing is published or created with a bad setting; nothing is clamped).
     pub fn validate(&self) -> Result<(), String> {
@@ -108,6 +121,9 @@ impl ServerConfig {
         }
         if self.header_read_timeout.is_zero() {
             return Err("header_read_timeout must be above zero".into());
+        }
+        if self.idle_timeout.is_zero() {
+            return Err("idle_timeout must be above zero".into());
         }
         if self.max_connections == 0 {
             return Err("max_connections must be at least 1".into());

@@ -231,6 +231,7 @@ pub async fn resume_active(hub: &Arc<Hub>) {
                         tracing::warn!(match_id = %slot.id, code = %e.code, "could not resume match")
                     }
                 }
+                hub.metrics.resumed();
             }
         }
         Err(e) => tracing::warn!(code = %e.code, "could not list active matches"),

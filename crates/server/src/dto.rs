@@ -285,16 +285,58 @@ pub struct ReceiptDto {
     pub hash: String,
 }
 
-/// One parameter range of an action kind.
+/// One parameter of an action kind and the values it may take now.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ParamSpecDto {
     /// The field name.
     pub name: String,
-    /// `{"kind": "integer", "min", "max"}`, `{"kind": "oneOf", "values"}`,
-    /// `{"kind": "cells", "cells"}` or `{"kind": "subsetOf", "items", "min", "max"}`.
-    #[schema(value_type = Object)]
-    pub range: Value,
+    /// The values allowed now.
+    pub range: ParamRangeDto,
+}
+
+/// The values a parameter may take, as `turnstile_core::ParamRange` writes them.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", tag = "kind")]
+pub enum ParamRangeDto {
+    /// Any integer in `min..=max`.
+    Integer {
+        /// Smallest allowed.
+        min: i64,
+        /// Largest allowed.
+        max: i64,
+    },
+    /// One of these values.
+    OneOf {
+        /// The choices.
+        values: Vec<ParamValueDto>,
+    },
+    /// One of these board cells, `[x, y]` from 0.
+    Cells {
+        /// The cells.
+        #[schema(value_type = Vec<Vec<u16>>)]
+        cells: Vec<[u16; 2]>,
+    },
+    /// A subset of these items with `min..=max` members.
+    SubsetOf {
+        /// The items.
+        items: Vec<ParamValueDto>,
+        /// Fewest members.
+        min: u32,
+        /// Most members.
+        max: u32,
+    },
+}
+
+/// One listed value, typed as the action's field takes it — a JSON integer for an integer
+/// field (Duel's `hand`: `[1, 3]`), a string for a string field — so it is sent back verbatim.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum ParamValueDto {
+    /// An integer (a hand index, a slot, a column, a seat).
+    Int(i64),
+    /// A string (a direction, an id).
+    Text(String),
 }
 
 /// An action kind a seat may take now.

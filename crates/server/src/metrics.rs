@@ -6,6 +6,8 @@
 //! - `turnstile_command_duration_seconds` — a histogram of command latency, from the request
 //!   to the answer (the durable commit included);
 //! - `turnstile_live_matches` — matches loaded in this node;
+//! - `turnstile_resumed_matches_total` — active matches loaded (and their leases tried) by
+//!   the background resume after start, so a restart's time until all are loaded is visible;
 //! - `turnstile_http_requests_total{status}` — answers by status.
 //!
 //! Durations are counted in integer microseconds and printed as decimal seconds, so no float
@@ -32,6 +34,7 @@ pub struct Metrics {
     count: AtomicU64,
     sum_us: AtomicU64,
     live_matches: AtomicU64,
+    resumed: AtomicU64,
 }
 
 fn seconds(us: u64) -> String {
@@ -83,6 +86,11 @@ impl Metrics {
         self.live_matches.store(n, Ordering::Relaxed);
     }
 
+    /// Counts an active match the background resume has loaded.
+    pub fn resumed(&self) {
+        self.resumed.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// The Prometheus text exposition.
     pub fn render(&self) -> String {
         let mut out = String::new();
@@ -131,6 +139,14 @@ impl Metrics {
         out.push_str(&format!(
             "turnstile_live_matches {}\n",
             self.live_matches.load(Ordering::Relaxed)
+        ));
+        out.push_str(
+            "# HELP turnstile_resumed_matches_total Active matches loaded by the resume after start.\n",
+        );
+        out.push_str("# TYPE turnstile_resumed_matches_total counter\n");
+        out.push_str(&format!(
+            "turnstile_resumed_matches_total {}\n",
+            self.resumed.load(Ordering::Relaxed)
         ));
         out.push_str("# HELP turnstile_http_requests_total HTTP answers, by status.\n");
         out.push_str("# TYPE turnstile_http_requests_total counter\n");

@@ -98,7 +98,7 @@ pub async fn events(
         }
     });
     Ok(Sse::new(rx)
-        .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
+        .keep_alive(KeepAlive::new().interval(hub.config.stream_keep_alive()))
         .into_response())
 }
 

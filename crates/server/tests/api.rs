@@ -947,7 +947,7 @@ async fn a_timed_clock_starts_when_every_human_seat_is_ready_or_after_the_wait()
     let (status, body) = s.post(&ready, Some(&spectator), &json!({})).await;
     assert_eq!(
         (status, body["error"]["code"].as_str()),
-        (403, Some("not_a_seat"))
+        (403, Some("spectator"))
     );
     // Over three blitz turns later, nothing has timed out: the clock waits for seat 1.
     tokio::time::sleep(Duration::from_millis(1000)).await;

@@ -89,16 +89,12 @@ async fn hand_things(s: &TestServer, id: &str, token: &str, seat: usize) -> BTre
         .collect()
 }
 
-/// A concrete action from a legal kind: the first value of each parameter's range.
+/// A concrete action from a legal kind: the first value of each parameter's range, verbatim
+/// (values are typed as the action takes them).
 fn concrete(kind: &Value) -> Value {
     let mut action = json!({ "type": kind["kind"] });
     for p in kind["params"].as_array().into_iter().flatten() {
-        let first = &p["range"]["values"][0];
-        let value = first
-            .as_str()
-            .and_then(|s| s.parse::<u64>().ok())
-            .map_or(first.clone(), Value::from);
-        action[p["name"].as_str().unwrap()] = value;
+        action[p["name"].as_str().unwrap()] = p["range"]["values"][0].clone();
     }
     action
 }

@@ -303,6 +303,47 @@ async fn half_open_connections_are_closed_after_the_header_timeout() {
     s.stop().await;
 }
 
+/// A request whose head arrived but whose body stalls is past the header timeout's reach; the
+/// idle timeout closes it. A live stream on the same server, quiet but for its keep-alive
+/// comments, outlives several idle timeouts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stalled_body_is_closed_after_the_idle_timeout() {
+    let db = Db::sqlite();
+    let mut config = common::test_config();
+    config.idle_timeout = std::time::Duration::from_millis(400);
+    let s = TestServer::start_with(&db, config).await;
+    let (id, tokens, _) = s.create(sokoban()).await;
+    let token = tokens[0].clone().unwrap();
+    let stream = s
+        .http
+        .get(s.url(&format!("/api/v1/matches/{id}/events")))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stream.status(), 200);
+    let addr = s.base.trim_start_matches("http://").to_owned();
+    let stalled_closed = tokio::task::spawn_blocking(move || {
+        let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+        stream
+            .write_all(
+                b"POST /api/v1/matches HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{\"game\":",
+            )
+            .unwrap();
+        closed_by_server(&mut stream)
+    })
+    .await
+    .unwrap();
+    assert!(stalled_closed, "the stalled body's connection was closed");
+    // The stream, opened before the stall and quiet since, is still live: a command's receipt
+    // arrives on it.
+    let (status, _) = s.command(&id, &token, "c1", 0, mv("right")).await;
+    assert_eq!(status, 200);
+    let events = common::read_events(stream, 1, 10).await;
+    assert_eq!(events.len(), 1, "the live stream was not closed as idle");
+    s.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn connections_beyond_the_cap_are_closed_on_accept() {
     let db = Db::sqlite();
@@ -381,5 +422,64 @@ async fn streams_beyond_the_per_token_cap_are_refused_with_a_code() {
     }
     assert!(reopened, "a closed stream's place is given back");
     drop(second);
+    s.stop().await;
+}
+
+/// Match configs are refused, not adjusted: clover's stake outside 1..8 (once clamped to 1 or
+/// 8) is 400 `invalid_config` naming the field and the range; a Duel `decks` list whose length
+/// is not the seat count (once padded or cut) is 422 `deck_count`. Nothing is created.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn match_configs_out_of_range_are_refused_not_adjusted() {
+    let db = Db::sqlite();
+    let s = TestServer::start(&db).await;
+    for stake in [0, 99] {
+        let (status, v) = s
+            .post(
+                "/api/v1/matches",
+                None,
+                &json!({"game": "clover", "config": {"stake": stake, "deck": "plain"}, "seats": [{"kind": "human"}]}),
+            )
+            .await;
+        assert_eq!((status, code(&v).as_str()), (400, "invalid_config"), "{v}");
+        let message = v["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains("`stake` is") && message.contains("1 (White) to 8 (Gold)"),
+            "{message}"
+        );
+    }
+    let (status, v) = s
+        .post(
+            "/api/v1/matches",
+            None,
+            &json!({"game": "duel", "config": {"decks": ["ember", "tide", "ember"]}, "seats": [{"kind": "human"}, {"kind": "human"}]}),
+        )
+        .await;
+    assert_eq!((status, code(&v).as_str()), (422, "deck_count"), "{v}");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("3 deck(s) for 2 seats"),
+        "{v}"
+    );
+    // One deck per seat, or none, is played.
+    for config in [json!({"decks": ["tide", "ember"]}), json!({})] {
+        let (status, v) = s
+            .post(
+                "/api/v1/matches",
+                None,
+                &json!({"game": "duel", "config": config, "seats": [{"kind": "human"}, {"kind": "human"}]}),
+            )
+            .await;
+        assert_eq!(status, 201, "{v}");
+    }
+    let (status, v) = s
+        .post(
+            "/api/v1/matches",
+            None,
+            &json!({"game": "clover", "config": {"stake": 8, "deck": "plain"}, "seats": [{"kind": "human"}]}),
+        )
+        .await;
+    assert_eq!(status, 201, "stake 8 is played: {v}");
     s.stop().await;
 }

@@ -165,6 +165,7 @@ impl Content {
             } else {
                 let loaded = loader.text(path, text);
                 problems.extend(loaded.problems);
+                problems.extend(loaded.rows.iter().filter_map(blind_scaling_problem));
                 rows.extend(loaded.rows);
             }
         }
@@ -221,6 +222,43 @@ impl Content {
     pub fn joker(&self, id: &str) -> Option<Joker> {
         let entry = self.catalog.get(&format!("joker:{id}"))?;
         Some(joker_of(entry))
+    }
+}
+
+/// The blind scalings the target table has rows for (clover-facts.md, "Blinds").
+pub const BLIND_SCALINGS: std::ops::RangeInclusive<u32> = 1..=3;
+
+/// A `SetRule` of `blind_scaling` to a number the blind table has no row for: refused at
+/// load, naming the row, rather than read as the nearest row when a blind is set.
+fn blind_scaling_problem(
+    row: &turnstile_sheets::Located<turnstile_effects::EffectRow>,
+) -> Option<ContentProblem> {
+    match &row.value.operation {
+        turnstile_effects::Operation::SetRule {
+            rule,
+            value: turnstile_effects::Amount::Value(n),
+        } if rule == "blind_scaling" && !BLIND_SCALINGS.contains(n) => Some(row.origin.problem(
+            "operation.value",
+            "blind_scaling_out_of_range",
+            format!(
+                "`blind_scaling` is set to {n}; the blind table has rows for scalings {} to {} only",
+                BLIND_SCALINGS.start(),
+                BLIND_SCALINGS.end()
+            ),
+        )),
+        turnstile_effects::Operation::SetRule {
+            rule,
+            value: turnstile_effects::Amount::Formula(_),
+        } if rule == "blind_scaling" => Some(row.origin.problem(
+            "operation.value",
+            "blind_scaling_out_of_range",
+            format!(
+                "`blind_scaling` must be set to a number from {} to {}, not a formula (the blind table has a row per scaling)",
+                BLIND_SCALINGS.start(),
+                BLIND_SCALINGS.end()
+            ),
+        )),
+        _ => None,
     }
 }
 

@@ -9,7 +9,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use turnstile_core::determinism::Fixed;
 use turnstile_core::{
     ActionKind, BundleSource, CommandContext, ContentProblem, Game, MatchSetup, MatchStatus,
-    Outcome, ParamRange, ParamSpec, Rejection, Seat, SetupError, Viewer,
+    Outcome, ParamRange, ParamSpec, ParamValue, Rejection, Seat, SetupError, Viewer,
 };
 use turnstile_effects::Step;
 
@@ -96,11 +96,34 @@ impl<'de> Deserialize<'de> for CloverContent {
     }
 }
 
+/// The stakes a run may be played at: 1 (White) to 8 (Gold), each including the lower ones.
+pub const STAKES: std::ops::RangeInclusive<u8> = 1..=8;
+
+/// Why a stake is refused, naming the field and the range.
+pub fn stake_range_message(stake: i64) -> String {
+    format!(
+        "`stake` is {stake}; a stake is {} (White) to {} (Gold)",
+        STAKES.start(),
+        STAKES.end()
+    )
+}
+
+/// Reads `stake` as any integer and refuses one outside [`STAKES`] with the range, so a
+/// config of 0 or 99 is an `invalid_config` that says why (not a stake moved to 1 or 8).
+fn stake_in_range<'de, D: Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
+    let stake = i64::deserialize(d)?;
+    u8::try_from(stake)
+        .ok()
+        .filter(|s| STAKES.contains(s))
+        .ok_or_else(|| serde::de::Error::custom(stake_range_message(stake)))
+}
+
 /// A run's settings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CloverConfig {
-    /// Stake 1..=8 (each includes the lower ones).
+    /// Stake 1..=8 (each includes the lower ones); anything else is refused.
+    #[serde(deserialize_with = "stake_in_range")]
     pub stake: u8,
     /// Deck id.
     pub deck: String,
@@ -811,9 +834,9 @@ impl Game for Clover {
             Self::check(content, state, ctx, &action).is_ok()
         };
         let slots = |kind: &str, name: &str, n: usize, action: &dyn Fn(u8) -> CloverAction| {
-            let values: Vec<String> = (0..u8::try_from(n).unwrap_or(u8::MAX))
+            let values: Vec<ParamValue> = (0..u8::try_from(n).unwrap_or(u8::MAX))
                 .filter(|&i| accepted(action(i)))
-                .map(|i| i.to_string())
+                .map(ParamValue::from)
                 .collect();
             (!values.is_empty()).then(|| ActionKind {
                 kind: kind.into(),
@@ -832,7 +855,7 @@ impl Game for Clover {
                 params: vec![ParamSpec {
                     name: "cards".into(),
                     range: ParamRange::SubsetOf {
-                        items: (0..n).map(|i| i.to_string()).collect(),
+                        items: (0..n).map(ParamValue::from).collect(),
                         min: 1,
                         max: u32::try_from(n.min(5)).unwrap_or(5),
                     },

@@ -140,6 +140,8 @@ fn target_in_halves(ante: i64, scaling: i64, halves: i64, deck_multiplier: i64) 
     let base = if ante <= 0 {
         100
     } else {
+        // Content that sets `blind_scaling` outside 1..=3 is refused at load
+        // (`content::BLIND_SCALINGS`); the bound here only keeps the index in the table.
         let row = usize::try_from(scaling.clamp(1, 3) - 1).unwrap_or(0);
         let col = usize::try_from(ante.min(12) - 1).unwrap_or(0);
         BASE[row][col]

@@ -379,12 +379,19 @@ pub struct RunState {
 }
 
 impl RunState {
-    /// A new run at ante 1 on a seed, stake and deck.
+    /// A new run at ante 1 on a seed, stake and deck. A stake outside
+    /// [`crate::game::STAKES`] is refused (`invalid_stake`), never moved to the nearest one.
     pub fn new(seed: &str, stake: u8, deck: &str) -> Result<RunState, HostError> {
+        if !crate::game::STAKES.contains(&stake) {
+            return Err(HostError::new(
+                "invalid_stake",
+                crate::game::stake_range_message(i64::from(stake)),
+            ));
+        }
         let streams =
             Streams::new(seed, &STREAMS).map_err(|e| HostError::new("bad_seed", e.to_string()))?;
         Ok(RunState {
-            stake: stake.clamp(1, 8),
+            stake,
             deck: deck.to_owned(),
             money: 4,
             ante: 1,

@@ -197,7 +197,7 @@ fn legal_actions_carry_the_values_each_parameter_may_take() {
     assert_eq!(
         play.params[0].range,
         ParamRange::SubsetOf {
-            items: (0..8).map(|i| i.to_string()).collect(),
+            items: (0..8i64).map(turnstile_core::ParamValue::Int).collect(),
             min: 1,
             max: 5
         }
@@ -235,7 +235,7 @@ fn legal_actions_carry_the_values_each_parameter_may_take() {
     assert_eq!(
         buy.params[0].range,
         ParamRange::OneOf {
-            values: vec!["0".into(), "1".into()]
+            values: vec![0i64.into(), 1i64.into()]
         }
     );
     assert!(kind(&kinds, "reroll").is_some());

@@ -2,7 +2,7 @@
 //! column; it lands on the lowest open cell; four in a row — across, down or either diagonal —
 //! wins; a full board without a line is a draw.
 
-use turnstile_core::{BundleSource, ParamRange, ParamSpec};
+use turnstile_core::{BundleSource, ParamRange, ParamSpec, ParamValue};
 use turnstile_mnk::{Action, Board, Cell, Mnk, RuleError, Variant};
 
 /// An action of Connect Four: the kit's one action type, a drop being
@@ -46,7 +46,7 @@ impl Variant for ConnectFourRules {
     }
 
     /// `column`: an `Integer` range when the open columns are contiguous (always at the start),
-    /// otherwise `OneOf` the open columns written in decimal.
+    /// otherwise `OneOf` the open columns, as integers.
     fn play_params(board: &Board) -> Vec<ParamSpec> {
         let open = open_columns(board);
         let range = match (open.first(), open.last()) {
@@ -57,7 +57,7 @@ impl Variant for ConnectFourRules {
                 }
             }
             _ => ParamRange::OneOf {
-                values: open.iter().map(u16::to_string).collect(),
+                values: open.iter().copied().map(ParamValue::from).collect(),
             },
         };
         vec![ParamSpec {

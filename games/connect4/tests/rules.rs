@@ -180,7 +180,9 @@ fn legal_drops_are_a_range_of_open_columns() {
         drop_kind(ParamRange::Integer { min: 1, max: 6 })
     );
     d.play_all(&[3, 3, 3, 3, 3, 3]).unwrap();
-    let values = ["1", "2", "4", "5", "6"].map(String::from).to_vec();
+    let values = [1i64, 2, 4, 5, 6]
+        .map(turnstile_core::ParamValue::Int)
+        .to_vec();
     assert_eq!(
         d.game().legal_actions(Seat(0)).unwrap(),
         vec![drop_kind(ParamRange::OneOf { values }), resign]

@@ -20,7 +20,7 @@ mod view;
 use serde::{Deserialize, Serialize};
 use turnstile_core::{
     ActionKind, BundleSource, CommandContext, ContentBundle, ContentProblem, Game, MatchSetup,
-    MatchStatus, Outcome, ParamRange, ParamSpec, Rejection, Seat, SetupError, Viewer,
+    MatchStatus, Outcome, ParamRange, ParamSpec, ParamValue, Rejection, Seat, SetupError, Viewer,
 };
 use turnstile_lifecycle::LifecycleState;
 use turnstile_phases::PhaseGraphReducer;
@@ -75,8 +75,8 @@ pub struct DuelConfig {
     /// The phase sequence of the content to play under.
     #[serde(default = "default_sequence")]
     pub phase_sequence: String,
-    /// The decks of the seats, in seat order (missing ones: the content's decks in id order,
-    /// cycling).
+    /// The decks of the seats, in seat order: one per seat, or none for the content's decks
+    /// in id order, cycling (any other count is refused with `deck_count`).
     #[serde(default)]
     pub decks: Vec<String>,
     /// The clock (a turn config of the content's `lifecycle.clocks`); absent: its default.
@@ -281,6 +281,18 @@ impl Game for Duel {
                 format!("Duel takes {low} to {high} seats, not {}", setup.seats),
             ));
         }
+        // One deck per seat, or none (the content's decks): a deck more or fewer than the
+        // seats is a mistake in the config, not something to pad or cut silently.
+        if !config.decks.is_empty() && config.decks.len() != usize::from(setup.seats) {
+            return Err(SetupError::new(
+                "deck_count",
+                format!(
+                    "`decks` names {} deck(s) for {} seats; give one deck per seat, in seat order, or leave `decks` out for the content's decks",
+                    config.decks.len(),
+                    setup.seats
+                ),
+            ));
+        }
         let mut decks = Vec::new();
         for i in 0..usize::from(setup.seats) {
             decks.push(pick(i)?);
@@ -340,7 +352,7 @@ impl Game for Duel {
 
     fn legal_actions(content: &DuelContent, state: &DuelState, seat: Seat) -> Vec<ActionKind> {
         let mut kinds = Vec::new();
-        let playable: Vec<String> = Self::enumerate_actions(content, state, seat)
+        let playable: Vec<ParamValue> = Self::enumerate_actions(content, state, seat)
             .into_iter()
             .filter_map(|a| match a {
                 DuelAction::PlayCard { hand, target: None }
@@ -355,7 +367,7 @@ impl Game for Duel {
                     )
                     .is_ok() =>
                 {
-                    Some(hand.to_string())
+                    Some(ParamValue::from(hand))
                 }
                 _ => None,
             })
@@ -378,7 +390,7 @@ impl Game for Duel {
                             .playing()
                             .into_iter()
                             .filter(|s| *s != seat)
-                            .map(|s| s.0.to_string())
+                            .map(|s| ParamValue::from(s.0))
                             .collect(),
                     },
                 });

@@ -199,7 +199,7 @@ fn legal_actions_list_the_playable_hand_indices_as_a_range() {
     assert_eq!(
         play.params[0].range,
         turnstile_core::ParamRange::OneOf {
-            values: vec!["1".into(), "3".into()]
+            values: vec![1i64.into(), 3i64.into()]
         }
     );
     let names: Vec<&str> = kinds.iter().map(|k| k.kind.as_str()).collect();

@@ -17,7 +17,8 @@ use crate::solver::{deadlocked, DeadlockKind};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use turnstile_core::{
     ActionKind, BundleManifest, BundleSource, CommandContext, ContentProblem, Game, Location,
-    MatchSetup, MatchStatus, Outcome, ParamRange, ParamSpec, Rejection, Seat, SetupError, Viewer,
+    MatchSetup, MatchStatus, Outcome, ParamRange, ParamSpec, ParamValue, Rejection, Seat,
+    SetupError, Viewer,
 };
 
 /// The Sokoban game.
@@ -639,11 +640,11 @@ impl Game for Sokoban {
         };
         let mut kinds = Vec::new();
         if !board.is_solved() {
-            let directions: Vec<String> = board
+            let directions: Vec<ParamValue> = board
                 .directions()
                 .iter()
                 .filter(|d| board.check_step(**d).is_ok())
-                .map(|d| d.name().to_owned())
+                .map(|d| ParamValue::from(d.name()))
                 .collect();
             if !directions.is_empty() {
                 kinds.push(ActionKind {

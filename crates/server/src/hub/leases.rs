@@ -3,6 +3,50 @@
 
 use super::*;
 
+/// Where a match's outage began and where its clock resumes, in match ticks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Outage {
+    /// The match's tick at the latest moment the old holder is known to have been alive.
+    pub(crate) start_tick: Tick,
+    /// That tick plus the time since then: where the clock resumes.
+    pub(crate) takeover_tick: Tick,
+}
+
+/// The outage of a match taken over at wall time `now_ms`. The old holder is known to have
+/// been alive at its last heartbeat (`heartbeat`: the match tick it wrote and when, `None`
+/// for a released lease, whose holder left cleanly) and at its last commit (`last_commit`:
+/// tick and wall time) — whichever is later. Measuring from the heartbeat alone over-credited
+/// a match that committed after it by the time between the two (up to one heartbeat period).
+///
+/// What is left over-credited is the time the old holder lived after its last sign of life,
+/// under one heartbeat period (it would have renewed its lease otherwise), plus the wall-clock
+/// difference between the two nodes; ticks are rounded down, which under-credits by less than
+/// one tick.
+pub(crate) fn outage(
+    heartbeat: (Tick, Option<i64>),
+    last_commit: Option<(Tick, i64)>,
+    now_ms: i64,
+    tick_rate: u32,
+) -> Outage {
+    let (heartbeat_tick, heartbeat_ms) = heartbeat;
+    let commit_tick = last_commit.map_or(0, |(tick, _)| tick);
+    let start_tick = heartbeat_tick.max(commit_tick);
+    let Some(heartbeat_ms) = heartbeat_ms else {
+        // Released: the clock stopped with the old holder, nothing to credit.
+        return Outage {
+            start_tick,
+            takeover_tick: start_tick,
+        };
+    };
+    let alive_ms = last_commit.map_or(heartbeat_ms, |(_, at)| at.max(heartbeat_ms));
+    let outage_ms = u64::try_from(now_ms.saturating_sub(alive_ms).max(0)).unwrap_or(0);
+    Outage {
+        start_tick,
+        takeover_tick: start_tick
+            .saturating_add(outage_ms.saturating_mul(u64::from(tick_rate)) / 1000),
+    }
+}
+
 impl Hub {
     /// Takes (or renews) this node's lease on a match; on a takeover after an outage, records
     /// `ClockResumed` where the game has one. Returns whether this node holds the lease.
@@ -52,23 +96,33 @@ impl Hub {
                         self.reload(slot, &mut guard).await?;
                     }
                 }
+                // The last commit's wall time: with the heartbeat, the latest moment the old
+                // holder is known to have been alive.
+                let sequence = guard.as_ref().map_or(0, |l| l.m.sequence());
+                let last_commit = if previous.is_some() && sequence > 0 {
+                    self.store
+                        .log(&slot.id, sequence - 1, 1)
+                        .await?
+                        .first()
+                        .map(|r| (r.tick, r.recorded_at_ms))
+                } else {
+                    None
+                };
                 if let (Some(previous), Some(loaded)) = (previous, guard.as_mut()) {
-                    let heartbeat = previous.last_heartbeat_tick.max(loaded.m.last_tick());
-                    let outage_ms = if previous.expires_at_ms > 0 {
-                        u64::try_from(
-                            now_ms
-                                .saturating_sub(previous.expires_at_ms.saturating_sub(ttl_ms))
-                                .max(0),
-                        )
-                        .unwrap_or(0)
-                    } else {
-                        0
-                    };
-                    let takeover = heartbeat
-                        .saturating_add(outage_ms * u64::from(loaded.clock.tick_rate()) / 1000);
+                    let renewed_ms = (previous.expires_at_ms > 0)
+                        .then(|| previous.expires_at_ms.saturating_sub(ttl_ms));
+                    let Outage {
+                        start_tick: heartbeat,
+                        takeover_tick: takeover,
+                    } = outage(
+                        (previous.last_heartbeat_tick, renewed_ms),
+                        last_commit,
+                        now_ms,
+                        loaded.clock.tick_rate(),
+                    );
                     let resumed = loaded
                         .m
-                        .clock_resumed_command(previous.last_heartbeat_tick, takeover)
+                        .clock_resumed_command(heartbeat, takeover)
                         .filter(|_| takeover > heartbeat);
                     match resumed {
                         Some(command) => {
@@ -158,5 +212,65 @@ impl Hub {
                 let _ = self.store.release_lease(&slot.id, &self.node_id).await;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{outage, Outage};
+
+    /// 10 ticks a second: the last heartbeat wrote tick 50 at 1,000 ms, a commit came 4 s
+    /// later at tick 90 (5,000 ms), and the takeover is at 11,000 ms.
+    #[test]
+    fn the_outage_runs_from_the_later_of_the_last_heartbeat_and_the_last_commit() {
+        let got = outage((50, Some(1_000)), Some((90, 5_000)), 11_000, 10);
+        assert_eq!(
+            got,
+            Outage {
+                start_tick: 90,
+                takeover_tick: 150
+            },
+            "6 s of outage after the commit are credited, not the 10 s since the heartbeat"
+        );
+        // From the heartbeat alone it would have been 90 + 100 ticks: 4 s over-credited.
+        assert!(got.takeover_tick - got.start_tick < 100);
+    }
+
+    #[test]
+    fn a_heartbeat_after_the_last_commit_is_where_the_outage_starts() {
+        assert_eq!(
+            outage((120, Some(8_000)), Some((90, 5_000)), 11_000, 10),
+            Outage {
+                start_tick: 120,
+                takeover_tick: 150
+            }
+        );
+        // No commit yet: the heartbeat alone.
+        assert_eq!(
+            outage((0, Some(8_000)), None, 11_000, 10),
+            Outage {
+                start_tick: 0,
+                takeover_tick: 30
+            }
+        );
+    }
+
+    #[test]
+    fn a_released_lease_credits_nothing_and_clocks_never_go_back() {
+        assert_eq!(
+            outage((40, None), Some((90, 5_000)), 11_000, 10),
+            Outage {
+                start_tick: 90,
+                takeover_tick: 90
+            }
+        );
+        // A takeover clock behind the old node's (skew) credits nothing rather than going back.
+        assert_eq!(
+            outage((50, Some(9_000)), None, 8_000, 10),
+            Outage {
+                start_tick: 50,
+                takeover_tick: 50
+            }
+        );
     }
 }
