@@ -138,8 +138,10 @@ async function lobbyPage(root) {
     } }, multi ? "Play vs computer" : "Play");
     const friend = multi ? h("button", { type: "button", class: "play-friend", "data-game": info.id, onclick: async () => {
       try {
+        // the other seats are left open: anyone with the join link, or who finds the game in
+        // the lobby's list of open games, takes one (POST /api/v1/matches/{id}/join)
         const n = info.seats.min;
-        const body = { game: info.id, seats: Array.from({ length: n }, () => ({ kind: "human" })) };
+        const body = { game: info.id, seats: Array.from({ length: n }, (_, i) => (i === 0 ? { kind: "human" } : { kind: "open" })) };
         const config = g.lobby.quickConfig ? g.lobby.quickConfig(info, contents[info.id]) : undefined;
         if (config !== undefined) body.config = config;
         const created = await createAndGo(body, { invite: true });
@@ -183,14 +185,15 @@ async function lobbyPage(root) {
     const fs = h("fieldset", { class: "seats" }, h("legend", {}, "Players"));
     for (let i = 0; i < n; i++) {
       const sel = h("select", { id: `seat-${i}`, name: `seat-${i}` },
-        h("option", { value: "human" }, "A person"),
+        h("option", { value: "human" }, "A person (a link for them)"),
+        h("option", { value: "open" }, "Open: whoever joins from the lobby"),
         bots.map((b) => h("option", { value: `bot:${b}` }, b === "random" ? "Computer (plays at random)" : `Computer (${b})`)),
         i >= (info.seats ? info.seats.min : 1) ? h("option", { value: "none" }, "Nobody (fewer players)") : null);
       seatSelects.push(sel);
       fs.append(h("div", { class: "field" }, h("label", { for: `seat-${i}` }, n === 1 ? "Player" : g.seatName(i)), sel));
     }
     if (bots.length || n > 1) options.append(fs);
-    getSeats = () => seatSelects.filter((sel) => sel.value !== "none").map((sel) => sel.value === "human" ? { kind: "human" } : { kind: "bot", bot: sel.value.slice(4) });
+    getSeats = () => seatSelects.filter((sel) => sel.value !== "none").map((sel) => (sel.value === "human" || sel.value === "open") ? { kind: sel.value } : { kind: "bot", bot: sel.value.slice(4) });
   };
   gameSelect.addEventListener("change", renderOptions);
   renderOptions();
@@ -201,7 +204,7 @@ async function lobbyPage(root) {
     button.disabled = true;
     try {
       const body = { game: gameSelect.value, seats: getSeats() };
-      const config = getConfig();
+      const config = getConfig(body.seats);
       if (config !== undefined) body.config = config;
       if (seedInput.value.trim()) body.seed = seedInput.value.trim();
       const created = await createAndGo(body, { invite: true });
@@ -227,7 +230,7 @@ async function lobbyPage(root) {
     location.hash = v.slice(i + 1);
   });
 
-  const waiting = openMatchesList();
+  const waiting = openMatchesList(nameInput, known);
   root.append(h("div", { class: "lobby" },
     h("section", { "aria-label": "Games" }, cards, invites),
     h("div", { class: "side" }, nameBox, waiting, join, more)));
@@ -236,26 +239,51 @@ async function lobbyPage(root) {
 }
 
 /**
- * The open matches this browser started for a friend and whose other seats have not played yet:
- * each with its invite link (a seat's own link, or a join link where the server takes joins).
+ * The server's open games (`GET /api/v1/matches?open=true`): each with a seat still open, its
+ * game, who is at the table and a one-click "Join" that takes the seat under the name typed
+ * above. Games this browser started show "Copy invite link" instead; the list refreshes every
+ * few seconds while the lobby is open.
  */
-function openMatchesList() {
-  const box = h("section", { class: "open-matches card", "aria-labelledby": "open-h" }, h("h2", { id: "open-h" }, "Waiting for a friend"));
-  const tokens = savedTokens().filter((t) => t.invite);
-  if (!tokens.length) { box.hidden = true; return box; }
-  api.search(tokens.map((t) => t.token).slice(0, 100)).then(({ matches }) => {
-    const open = matches.filter((m) => m.status === "active");
-    if (!open.length) { box.hidden = true; return; }
-    box.append(h("ul", { class: "links" }, open.slice(0, 6).map((m) => {
-      const inv = tokens.find((t) => t.matchId === m.matchId);
-      const mine = savedTokens().find((t) => t.matchId === m.matchId && t.role === "seat" && !t.invite);
-      const link = matchLink(m.matchId, inv.token);
-      return h("li", {}, h("strong", {}, gameOf(m.game).title), " ",
-        mine ? h("a", { href: matchLink(m.matchId, mine.token) }, "Open") : null, " ",
-        h("button", { type: "button", onclick: () => copyText(link, "The invite link was copied") }, "Copy invite link"));
-    })));
-  }).catch(() => { box.hidden = true; });
+function openMatchesList(nameInput, known) {
+  const list = h("ul", { class: "links open-list" });
+  const empty = h("p", { class: "muted" }, "No open games right now. Start one with “Play with a friend”.");
+  const box = h("section", { class: "open-matches card", "aria-labelledby": "open-h", "data-testid": "open-games" },
+    h("h2", { id: "open-h" }, "Open games"), empty, list);
+  const titled = new Set(known.map((g) => g.id));
+  const render = ({ matches }) => {
+    const shown = matches.filter((m) => titled.has(m.game)).slice(0, 8);
+    empty.hidden = shown.length > 0;
+    list.replaceChildren(...shown.map((m) => {
+      const g = gameOf(m.game);
+      const mine = savedTokens().find((t) => t.matchId === m.matchId && t.role === "seat");
+      const people = m.seats.filter((x) => x.kind !== "open")
+        .map((x) => x.kind === "bot" ? `${g.seatName(x.seat)} (computer)` : (x.name || (mine && mine.seat === x.seat && playerNameSaved()) || g.seatName(x.seat)));
+      const open = m.openSeats.length;
+      const line = `${people.length ? people.join(", ") : "Nobody yet"} · ${open} of ${m.seats.length} seats open`;
+      const joinLink = `${location.origin}${location.pathname}#/join/${encodeURIComponent(m.matchId)}`;
+      const action = mine
+        ? h("span", { class: "row" }, h("a", { href: matchLink(m.matchId, mine.token) }, "Open"),
+            h("button", { type: "button", onclick: () => copyText(joinLink, "The invite link was copied") }, "Copy invite link"))
+        : h("button", { type: "button", class: "primary join-open", "data-match": m.matchId, onclick: async (ev) => {
+            ev.target.disabled = true;
+            savePlayerName(nameInput.value);
+            try { await joinAndGo(m.matchId, nameInput.value); } catch (e) { say(e.message, "error"); ev.target.disabled = false; }
+          } }, "Join");
+      return h("li", { "data-match": m.matchId, "data-game": m.game }, h("strong", {}, g.title), " ", h("span", { class: "muted" }, line), " ", action);
+    }));
+  };
+  const load = () => api.request("GET", "/api/v1/matches?open=true&limit=20").then(render).catch((e) => { empty.hidden = false; empty.textContent = e.message; });
+  load();
+  const timer = setInterval(() => { if (!box.isConnected) clearInterval(timer); else load(); }, 3000);
   return box;
+}
+
+/** Claims the match's open seat under `name` (if any) and opens its board. */
+async function joinAndGo(matchId, name) {
+  const trimmed = String(name || "").trim();
+  const got = await api.request("POST", `/api/v1/matches/${encodeURIComponent(matchId)}/join`, trimmed ? { name: trimmed } : {});
+  saveToken({ matchId, game: got.game || "", token: got.token, role: "seat", seat: got.seat });
+  location.replace(`#/match/${encodeURIComponent(matchId)}?token=${encodeURIComponent(got.token)}`);
 }
 
 function createdLinks(created) {
@@ -273,25 +301,33 @@ function createdLinks(created) {
         h("a", { class: "play", href: link, dataset: { seat: t.seat } }, first ? "Play" : "Open this seat"),
         first ? null : h("button", { type: "button", onclick: () => copyText(link, "The invite link was copied"), "aria-label": `Copy the invite link for ${who}` }, "Copy invite link"),
         first ? null : h("input", { class: "link", readonly: true, value: link, "aria-label": `Invite link for ${who}`, onfocus: (e) => e.target.select() })));
+    } else if (t.kind === "open") {
+      // an open seat has no link of its own: the join link gives it to whoever comes first
+      const link = `${location.origin}${location.pathname}#/join/${encodeURIComponent(created.matchId)}`;
+      rows.push(h("li", {},
+        h("span", { class: "who" }, who),
+        h("span", { class: "muted" }, "open: listed under “Open games” "),
+        h("button", { type: "button", onclick: () => copyText(link, "The invite link was copied"), "aria-label": `Copy the invite link for ${who}` }, "Copy invite link"),
+        h("input", { class: "link", readonly: true, value: link, "aria-label": `Invite link for ${who}`, onfocus: (e) => e.target.select() })));
     } else rows.push(h("li", {}, h("span", { class: "who" }, who), "the computer"));
   }
   const spec = matchLink(created.matchId, created.spectatorToken);
   rows.push(h("li", {}, h("span", { class: "who" }, "Watchers"), h("a", { class: "watch", href: spec }, "Watch"),
     h("button", { type: "button", onclick: () => copyText(spec, "The link for watchers was copied") }, "Copy link"),
     h("input", { class: "link", readonly: true, value: spec, "aria-label": "Link for watchers", onfocus: (e) => e.target.select() })));
+  const opens = created.seats.filter((t) => t.kind === "open").length;
   return h("div", {}, h("h3", {}, `New ${g.title} game`),
     humans.length > 1 ? h("p", { class: "muted" }, "Send each friend their seat's link; whoever holds a link plays that seat.") : null,
+    opens ? h("p", { class: "muted" }, "Send a friend the invite link, or let anyone join from the lobby's “Open games”.") : null,
     h("ul", { class: "links" }, rows));
 }
 
 // ---- join ----------------------------------------------------------------------------------
 
-/** `POST /api/v1/matches/{id}/join` (body `{}`) gives an open seat: `{seat, token}`. */
+/** `#/join/<id>`: claims the match's first open seat under this browser's name and opens it. */
 async function joinPage(root, matchId) {
   root.append(h("h1", {}, "Joining…"));
-  const got = await api.request("POST", `/api/v1/matches/${encodeURIComponent(matchId)}/join`, {});
-  saveToken({ matchId, game: got.game || "", token: got.token, role: "seat", seat: got.seat });
-  location.replace(`#/match/${encodeURIComponent(matchId)}?token=${encodeURIComponent(got.token)}`);
+  await joinAndGo(matchId, playerNameSaved());
   return {};
 }
 
@@ -418,11 +454,19 @@ async function matchPage(root, matchId, tokenParam, debugOpen) {
   };
   document.addEventListener("keydown", onKey);
 
+  // While a seat is open, nobody's move announces its taker: look again every few seconds, so
+  // the table shows who joined (and the clock's wait names them).
+  const openPoll = setInterval(() => {
+    const s = session.snapshot;
+    if (gone || !s || s.status !== "active" || !s.seats.some((x) => x.kind === "open")) { clearInterval(openPoll); return; }
+    session.refresh().catch(() => {});
+  }, 3000);
+
   renderHead(snap);
   view = g.mount(body, { session, client, matchId, token, seat, game: snap.game, snapshot: snap, names, info });
   view.update(snap);
   if (debugOpen) toggleDebug();
-  return { destroy() { gone = true; document.removeEventListener("keydown", onKey); session.close(); if (view && view.destroy) view.destroy(); if (debug) debug.destroy(); } };
+  return { destroy() { gone = true; clearInterval(openPoll); document.removeEventListener("keydown", onKey); session.close(); if (view && view.destroy) view.destroy(); if (debug) debug.destroy(); } };
 }
 
 // ---- replay --------------------------------------------------------------------------------

@@ -18,30 +18,54 @@ const PRESET_NOTES = {
   "priority-window": "plays go on a stack; the other seat may respond",
 };
 
-/** The lobby's Duel options: the phase preset and each seat's deck, from the content bundle. */
+const CLOCK_NOTES = { untimed: "no timer", standard: "a minute a turn", blitz: "15 seconds a turn" };
+
+/** A clock id in words, with its turn length from the content when it has one. */
+function clockLabel(id, def) {
+  const name = String(id).replace(/[-_]/g, " ").replace(/^./, (c) => c.toUpperCase());
+  const secs = def && def.usesTimer && def.turnDurationTicks ? Math.round(def.turnDurationTicks / 10) : null;
+  const note = secs ? `${secs} seconds a turn${def.forfeitAfterTimeouts ? `, out after ${def.forfeitAfterTimeouts} timeouts` : ""}` : CLOCK_NOTES[id];
+  return note ? `${name}: ${note}` : name;
+}
+
+/**
+ * The lobby's Duel options, from the content bundle: the phase preset, the clock and each
+ * seat's deck (2–4 seats). `value(seats)` is given the seats the form will create, so a seat
+ * left open for someone to join becomes a late seat (`lateSeats`): the match starts without it
+ * and its player is dealt in when they join.
+ */
 export function configPicker(content, defaultConfig) {
   const c = content && content.bundle && content.bundle.content;
   const fromContent = c && Array.isArray(c.phases) ? c.phases.map((p) => p.sequenceId).filter(Boolean) : [];
   // the server's `configOptions` lists no presets for Duel; its content does, else the three shipped ones
   const presets = fromContent.length ? fromContent : PRESETS;
   const decks = c && c.decks ? Object.keys(c.decks).sort() : [];
+  const lifecycle = (c && c.rules && c.rules.lifecycle) || {};
+  const clocks = lifecycle.clocks ? Object.keys(lifecycle.clocks) : ["untimed", "standard", "blitz"];
   const def = (defaultConfig && defaultConfig.phaseSequence) || presets[0];
   const deckName = (d) => String(d).replace(/[-_]/g, " ").replace(/^./, (c) => c.toUpperCase());
   const preset = h("select", { id: "preset", name: "preset" }, presets.map((id) =>
     h("option", { value: id, selected: id === def }, PRESET_NOTES[id] ? `${presetName(id)}: ${PRESET_NOTES[id]}` : presetName(id))));
-  const deckSelects = [0, 1].map((i) => h("select", { id: `deck-${i}`, name: `deck-${i}` },
-    h("option", { value: "" }, `Default (${deckName(decks[i] || decks[0] || "first deck")})`),
+  const clock = h("select", { id: "duel-clock", name: "clock" }, clocks.map((id) =>
+    h("option", { value: id, selected: id === (lifecycle.defaultClock || "untimed") }, clockLabel(id, (lifecycle.clocks || {})[id]))));
+  const deckSelects = [0, 1, 2, 3].map((i) => h("select", { id: `deck-${i}`, name: `deck-${i}` },
+    h("option", { value: "" }, `Default (${deckName(decks[i % Math.max(1, decks.length)] || "first deck")})`),
     decks.map((d) => h("option", { value: d }, deckName(d)))));
   const el = h("div", {},
     h("div", { class: "field" }, h("label", { for: "preset" }, "Rules"), preset),
+    h("div", { class: "field" }, h("label", { for: "duel-clock" }, "Clock"), clock),
     decks.length ? h("div", { class: "deck-picker" }, deckSelects.map((sel, i) =>
-      h("div", { class: "field" }, h("label", { for: `deck-${i}` }, i === 0 ? "Your deck" : "Opponent's deck"), sel))) : null);
+      h("div", { class: "field" }, h("label", { for: `deck-${i}` }, i === 0 ? "Your deck" : `Seat ${i + 1}'s deck`), sel))) : null);
   return {
     el,
-    value() {
+    value(seats) {
+      const n = seats && seats.length ? seats.length : 2;
       const config = { phaseSequence: preset.value };
-      // `decks` is all or nothing in DuelConfig: an empty list means the content's decks in id order
-      if (decks.length && deckSelects.some((s) => s.value)) config.decks = deckSelects.map((s, i) => s.value || decks[i] || decks[0]);
+      if (clock.value && clock.value !== (lifecycle.defaultClock || "untimed")) config.clock = clock.value;
+      // `decks`: one per seat when any is chosen (the content's decks in id order otherwise)
+      if (decks.length && deckSelects.slice(0, n).some((s) => s.value)) config.decks = deckSelects.slice(0, n).map((s, i) => s.value || decks[i % decks.length]);
+      const late = (seats || []).map((x, i) => (x.kind === "open" && i > 0 ? i : -1)).filter((i) => i > 0);
+      if (late.length) config.lateSeats = late;
       return config;
     },
   };
@@ -103,20 +127,48 @@ function numberOf(v) {
 
 /**
  * The words of Duel's log and previews for one viewer: `cards` and `statuses` from the content,
- * `seat` the viewer's (null for a spectator), `view()` the current view (for units on the board).
+ * `seat` the viewer's (null for a spectator), `view()` the current view (for units on the board
+ * and the seats' standing), `seats` the snapshot's seats (bots, names given when joining) and
+ * `names` this browser's own names. With two seats the other one is "Opponent"; with three or
+ * four each is called by its name, or "Seat N".
  */
-export function duelWords({ cards = {}, seat = null, view = () => null } = {}) {
-  const who = (s) => seat == null ? `Seat ${s + 1}` : s === seat ? "You" : "Opponent";
-  const whose = (s) => seat == null ? `Seat ${s + 1}'s` : s === seat ? "Your" : "Opponent's";
+export function duelWords({ cards = {}, seat = null, view = () => null, seats = [], names = {}, count = null } = {}) {
+  // `seats` may be a getter, so a live page's words follow the snapshot (a name given on joining)
+  const seatList = () => (typeof seats === "function" ? seats() : seats) || [];
+  const seatCount = () => count || ((view() && view().seats) || []).length || seatList().length || 2;
+  const nameOf = (s) => {
+    const info = seatList().find((x) => x.seat === s);
+    const base = `Seat ${s + 1}`;
+    if (info && info.kind === "bot") return `${base} (${botName(info.bot)})`;
+    const n = names[s] || (info && info.name);
+    return n || base;
+  };
+  const who = (s) => seat == null ? nameOf(s) : s === seat ? "You" : seatCount() <= 2 ? "Opponent" : nameOf(s);
+  const whose = (s) => seat == null ? `${nameOf(s)}'s` : s === seat ? "Your" : seatCount() <= 2 ? "Opponent's" : `${nameOf(s)}'s`;
+  // inside a sentence: "your" and "opponent's" in lower case, a name as it is
+  const whoseIn = (s) => { const w = whose(s); return w === "Your" || w === "Opponent's" ? w.toLowerCase() : w; };
+  const whoIn = (s) => { const w = who(s); return w === "You" || w === "Opponent" ? w.toLowerCase() : w; };
   const cardName = (id) => (cards[id] && cards[id].name) || String(id).replace(/[-_]/g, " ");
   function unitName(thing) {
     const v = view();
     for (const [i, s] of ((v && v.seats) || []).entries()) {
       const u = s.board.find((x) => x.thing === thing);
-      if (u) return `${whose(i).toLowerCase()} ${cardName(u.cardId)}`;
+      if (u) return `${whoseIn(i)} ${cardName(u.cardId)}`;
     }
     return "a unit";
   }
+  /** The seat a unit of `s` strikes when no unit stands in the way: the next seat still playing. */
+  function nextFoe(s) {
+    const v = view();
+    const n = seatCount();
+    for (let k = 1; k < n; k++) {
+      const t = (s + k) % n;
+      const st = v && v.seats && v.seats[t];
+      if (!st || st.standing === "playing" || st.standing == null) return t;
+    }
+    return (s + 1) % n;
+  }
+  const OUT = { health_zero: "health reached 0", resign: "resigned", timeout: "ran out of time too often", did_not_join: "never joined" };
 
   function bearerName(t) { return t && "seat" in t ? who(t.seat) : t && "thing" in t ? unitName(t.thing) : "the table"; }
   function statusText(e) {
@@ -124,9 +176,12 @@ export function duelWords({ cards = {}, seat = null, view = () => null } = {}) {
   }
   function resultText(r) {
     if (!r) return "";
-    const how = { health_zero: "health reached 0", resign: "resignation", turn_limit: "turn limit" }[r.kind] || r.kind;
+    const how = { health_zero: "health reached 0", resign: "resignation", turn_limit: "turn limit", timeout: "time", did_not_join: "nobody else joined", last_standing: "last one standing" }[r.kind] || String(r.kind || "").replace(/[-_]/g, " ");
     if (!r.winners.length) return `Draw (${how}).`;
-    if (seat == null) return `Seat ${r.winners[0] + 1} wins (${how}).`;
+    if (seat == null || !r.winners.includes(seat) && seatCount() > 2) {
+      const w = r.winners.map(nameOf).join(" and ");
+      return seat == null ? `${w} wins (${how}).` : `You lose: ${w} wins (${how}).`;
+    }
     return r.winners.includes(seat) ? `You win (${how})!` : `You lose (${how}).`;
   }
   function describeEvent(e) {
@@ -137,12 +192,15 @@ export function duelWords({ cards = {}, seat = null, view = () => null } = {}) {
       case "cardBurned": return `${who(e.seat)} drew ${cardName(e.card)} into a full hand: burned`;
       case "cardFizzled": return `${cardName(e.card)} fizzled`;
       case "fatigue": return `${who(e.seat)} took ${e.damage} fatigue damage`;
-      case "priorityPassed": return `${who(e.seat)} passed; ${e.holder === seat ? "your" : `${whose(e.holder).toLowerCase()}`} move`;
+      case "priorityPassed": return `${who(e.seat)} passed; ${whoseIn(e.holder)} move`;
       case "statusExpired": return `${whose(e.seat)} ${e.status} ran out`;
-      case "activationStarted": return `Turn ${e.turn}: ${whose(e.seat).toLowerCase()} turn`;
+      case "activationStarted": return `Turn ${e.turn}: ${whoseIn(e.seat)} turn`;
       case "activationEnded": return `${whose(e.seat)} turn ended`;
       case "resigned": return `${who(e.seat)} resigned`;
-      case "unitAttacked": return `${whose(e.seat)} ${cardName(e.card)} struck ${e.defender != null ? unitName(e.defender) : who(1 - e.seat).toLowerCase()} for ${e.damage}`;
+      case "unitAttacked": return `${whose(e.seat)} ${cardName(e.card)} struck ${e.defender != null ? unitName(e.defender) : whoIn(nextFoe(e.seat))} for ${e.damage}`;
+      case "seatJoined": return `${who(e.seat)} joined the match`;
+      case "seatEliminated": return `${who(e.seat)} ${e.seat === seat ? "are" : "is"} out (${OUT[e.reason] || String(e.reason || "").replace(/[-_]/g, " ")})`;
+      case "turn": return turnWords(e.event);
       case "unitDied": return `${whose(e.seat)} ${cardName(e.card)} died`;
       case "matchEnded": return resultText(e.result);
       case "effects": return (e.steps || []).map((st) => {
@@ -159,16 +217,33 @@ export function duelWords({ cards = {}, seat = null, view = () => null } = {}) {
       }).join("; ") || "";
       case "phase": return (e.records || []).filter((r) => r.kind === "Transition").map((r) =>
         r.to === "response_window" ? "A response window opens" : r.from === "response_window" ? "The response window closes" : `${phaseName(r.to)} phase`).join("; ") || "";
-      default: return JSON.stringify(e);
+      // an event this page does not know yet: its kind in words, never its raw fields
+      default: return String(e.kind || "").replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+    }
+  }
+  /** The turn framework's events that a player cares about: rounds, joins, skipped turns. */
+  function turnWords(t) {
+    if (!t) return "";
+    const kind = t.kind || t.type || Object.keys(t)[0];
+    const body = t.kind || t.type ? t : t[kind] || {};
+    const c = body.commander ?? body.seat ?? body.owner;
+    const s = typeof c === "object" && c != null ? (c.seat ?? c[0]) : c;
+    switch (kind) {
+      case "roundStarted": case "RoundStarted": return `Round ${body.round ?? body.number ?? ""} begins`.replace(/ +begins/, " begins");
+      case "commanderSkipped": case "CommanderSkipped": return s != null ? `${whose(s)} turn is skipped` : "A turn is skipped";
+      case "commanderJoined": case "CommanderJoined": return s != null ? `${who(s)} ${s === seat ? "take" : "takes"} a seat at the table from round ${body.fromRound ?? body.round ?? "next"}` : "";
+      case "commanderRemoved": case "CommanderRemoved": return s != null ? `${who(s)} ${s === seat ? "leave" : "leaves"} the turn order` : "";
+      default: return "";
     }
   }
   function describeReceipt(r) {
     const a = r.action || {};
-    const head = a.type === "END_TURN" ? `${who(r.seat)} ended the turn` : a.type === "timeout" ? "Time ran out" : null;
+    const head = a.type === "END_TURN" ? `${who(r.seat)} ended the turn` : a.type === "SKIP" ? `${who(r.seat)} skipped the turn`
+      : a.type === "JOIN" ? null : /^timeout$/i.test(a.type || "") ? "Time ran out" : /^clock_?resumed$/i.test(a.type || "") ? "The clock starts" : null;
     const evs = (r.events || []).filter((e) => e.kind !== "phase" || e.records.some((x) => x.kind === "Transition" && (x.to === "response_window" || x.from === "response_window")));
     return [head, ...evs.map(describeEvent)].filter(Boolean).join(". ") || (r.seat == null ? "The table moved on" : `${who(r.seat)} moved`);
   }
-  return { who, whose, cardName, unitName, bearerName, statusText, resultText, describeEvent, describeReceipt };
+  return { who, whose, nameOf, cardName, unitName, bearerName, statusText, resultText, describeEvent, describeReceipt };
 }
 
 export function mount(root, ctx) {
@@ -182,7 +257,8 @@ export function mount(root, ctx) {
   let previewKey = null;
 
   const me = seat == null ? 0 : seat;
-  let words = duelWords({ cards, seat, view: () => snap.view });
+  const wordsOf = () => duelWords({ cards, seat, view: () => snap.view, seats: () => snap.seats, names: ctx.names || {} });
+  let words = wordsOf();
   const who = (s) => words.who(s);
   const whose = (s) => words.whose(s);
   const cardName = (id) => words.cardName(id);
@@ -201,14 +277,14 @@ export function mount(root, ctx) {
   const oppPanels = new Map(); // seat → its panel
   function opponentPanel(i) {
     if (!oppPanels.has(i)) {
-      const el = h("section", { class: "duel-seat them", "aria-label": seat == null ? `Seat ${i}` : `Opponent, seat ${i}` });
+      const el = h("section", { class: "duel-seat them", "data-seat": i, "aria-label": who(i) });
       oppPanels.set(i, el);
       oppPanel.append(el);
     }
     return oppPanels.get(i);
   }
-  const myPanel = h("section", { class: "duel-seat me", "aria-label": seat == null ? "Seat 0" : "You" });
-  const handEl = h("div", { class: "duel-hand", role: "group", "aria-label": seat == null ? "Seat 0's hand" : "Your hand" });
+  const myPanel = h("section", { class: "duel-seat me", "aria-label": seat == null ? "Seat 1" : "You" });
+  const handEl = h("div", { class: "duel-hand", role: "group", "aria-label": seat == null ? "Seat 1's hand" : "Your hand" });
   const endB = h("button", { type: "button", class: "primary", "data-action": "END_TURN" }, "End turn");
   const passB = h("button", { type: "button", "data-action": "PASS_PRIORITY" }, "Pass priority");
   const skipB = h("button", { type: "button", "data-action": "SKIP" }, "Skip turn");
@@ -237,12 +313,16 @@ export function mount(root, ctx) {
     const content = c && c.bundle && c.bundle.content;
     cards = (content && content.cards) || {};
     statuses = (content && content.statuses) || {};
-    words = duelWords({ cards, seat, view: () => snap.view });
+    words = wordsOf();
     render();
     for (const li of log.children) li.textContent = describeReceipt(li._receipt);
   }).catch((e) => say(`Could not load the cards: ${e.message}`, "warning"));
   client.timelineAll(matchId, 0).then((receipts) => {
-    for (const r of receipts) if (!log.querySelector(`[data-seq="${r.sequence}"]`)) addLog(r);
+    for (const r of receipts) {
+      noteSkips(r);
+      if (!log.querySelector(`[data-seq="${r.sequence}"]`)) addLog(r);
+    }
+    render();
   }).catch((e) => say(`Could not load the log: ${e.message}`, "warning"));
 
   // ---- actions and previews ----
@@ -374,6 +454,23 @@ export function mount(root, ctx) {
     return was != null && health != null && health < was;
   }
   const seenUnits = new Set();
+  // seats whose turn the table skipped in the current round (stunned, or a SKIP), from the log
+  const skipped = new Set();
+  function noteSkips(r) {
+    for (const e of r.events || []) {
+      const t = e.kind === "turn" ? e.event || {} : null;
+      const kind = t && (t.kind || t.type || Object.keys(t)[0]);
+      if (kind === "roundStarted" || kind === "RoundStarted") skipped.clear();
+      if (kind === "commanderSkipped" || kind === "CommanderSkipped") {
+        const body = t.kind || t.type ? t : t[kind] || {};
+        const c = body.commander ?? body.seat;
+        const who = typeof c === "object" && c != null ? (c.seat ?? c[0]) : c;
+        if (who != null) skipped.add(Number(who));
+      }
+      if (e.kind === "activationStarted") skipped.delete(e.seat);
+    }
+    if ((r.action || {}).type === "SKIP" && r.seat != null) skipped.add(r.seat);
+  }
 
   function seatPanel(el, i) {
     const v = snap.view;
@@ -382,11 +479,22 @@ export function mount(root, ctx) {
     const mine = seat === i;
     const st = v.statuses.filter((e) => e.bearer && e.bearer.seat === i);
     const hp = Math.max(0, Math.min(100, Math.round((100 * s.health) / Math.max(1, s.maxHealth))));
+    const standing = s.standing || "playing";
+    const stunned = st.some((e) => e.status === "stun");
+    el.classList.toggle("active", v.active === i && standing === "playing");
+    el.classList.toggle("out", standing === "out");
+    el.classList.toggle("waiting", standing === "waiting");
+    const heading = mine ? (ctx.names && ctx.names[i]) || "You"
+      : info && info.kind === "bot" ? `Seat ${i + 1}` : who(i);
     el.replaceChildren(...[
-      h("h2", {}, seat == null ? `Seat ${i + 1}` : mine ? (ctx.names && ctx.names[i]) || "You" : "Opponent",
+      h("h2", {}, heading,
         info && info.kind === "bot" ? h("span", { class: "muted" }, ` — ${botName(info.bot)}`) : null,
-        v.active === i ? h("span", { class: "badge turn" }, mine ? "your turn" : "their turn") : null,
-        v.windowOpen && v.priority === i ? h("span", { class: "badge priority" }, mine ? "your answer" : "answering") : null),
+        standing === "playing" && v.active === i ? h("span", { class: "badge turn" }, mine ? "your turn" : "their turn") : null,
+        standing === "playing" && v.windowOpen && v.priority === i ? h("span", { class: "badge priority" }, mine ? "your answer" : "answering") : null,
+        standing === "waiting" ? h("span", { class: "badge waiting", "data-testid": `waiting-${i}` }, info && info.kind === "open" ? "seat open: waiting for a player" : mine ? "join when you are ready" : "has not joined yet") : null,
+        standing === "out" ? h("span", { class: "badge out", "data-testid": `out-${i}` }, "out") : null,
+        standing === "playing" && stunned ? h("span", { class: "badge stunned" }, "stunned: skips a turn") : null,
+        skipped.has(i) && standing === "playing" ? h("span", { class: "badge skipped" }, "turn skipped") : null),
       h("div", { class: "duel-stats" },
         h("div", { class: `stat health${landed(`seat:${i}`, s.health) ? " damaged" : ""}`, "data-testid": `health-${i}` },
           h("span", { class: "label" }, "Health"), h("strong", {}, `${s.health}`), h("span", { class: "muted" }, ` / ${s.maxHealth}`),
@@ -416,10 +524,13 @@ export function mount(root, ctx) {
     const canAct = seat != null && !over && !busy;
     meta.replaceChildren(`Turn ${v.turn} · `, h("strong", { "data-testid": "phase" }, phaseName(v.phase)), " phase · ",
       h("span", { "data-testid": "preset", title: PRESET_NOTES[v.sequenceId] || "" }, presetName(v.sequenceId)), PRESET_NOTES[v.sequenceId] ? `: ${PRESET_NOTES[v.sequenceId]}` : "");
+    const waitingMe = seat != null && v.seats[seat] && v.seats[seat].standing === "waiting";
     if (over) status.textContent = v.result ? resultText(v.result) : `The match is ${snap.status}.`;
-    else if (seat == null) status.textContent = `Seat ${v.active}'s turn; seat ${v.priority} holds priority.`;
-    else if (v.windowOpen) status.textContent = v.priority === seat ? "Response window: you hold priority." : "Response window: the opponent holds priority.";
-    else status.textContent = v.active === seat ? "Your turn." : "The opponent's turn.";
+    else if (seat == null) status.textContent = v.windowOpen ? `${whose(v.active)} turn; ${who(v.priority)} may respond.` : `${whose(v.active)} turn.`;
+    else if (waitingMe) status.textContent = "You have a seat: join the match to be dealt in.";
+    else if (seat != null && v.seats[seat] && v.seats[seat].standing === "out") status.textContent = `You are out. ${whose(v.active)} turn.`;
+    else if (v.windowOpen) status.textContent = v.priority === seat ? "Response window: you hold priority." : `Response window: ${who(v.priority)} ${v.seats.length > 2 ? "holds" : "holds"} priority.`;
+    else status.textContent = v.active === seat ? "Your turn." : v.seats.length > 2 ? `${whose(v.active)} turn.` : "The opponent's turn.";
     status.className = `turn-status${!over && v.priority === seat ? " mine" : ""}${over ? " over" : ""}`;
 
     windowBox.hidden = !v.windowOpen && !v.stack.length;
@@ -438,6 +549,7 @@ export function mount(root, ctx) {
     const home = v.windowOpen && v.priority === seat && !windowBox.hidden ? windowBox : controlsHome;
     if (seat != null && controls.parentElement !== home) home.append(controls);
 
+    oppPanel.dataset.count = String(v.seats.length - 1);
     v.seats.forEach((_, i) => { if (i !== me) seatPanel(opponentPanel(i), i); });
     seatPanel(myPanel, me);
     for (const st of v.seats) for (const u of st.board) seenUnits.add(u.thing);
@@ -483,12 +595,16 @@ export function mount(root, ctx) {
   return {
     update(next) {
       if (next.sequence !== snap.sequence) previews.clear();
+      const renamed = JSON.stringify(next.seats) !== JSON.stringify(snap.seats);
       snap = next;
+      // a seat claimed or named since: the log's lines say who, so write them again
+      if (renamed) for (const li of log.children) li.textContent = describeReceipt(li._receipt);
       legal = legal && legal.sequence === next.sequence ? legal : null;
       render();
       refreshLegal();
     },
     receipt(r) {
+      noteSkips(r);
       addLog(r);
       const end = (r.events || []).find((e) => e.kind === "matchEnded");
       if (end) say(resultText(end.result));
@@ -503,11 +619,19 @@ export function mount(root, ctx) {
 function duelFrames(entries, info) {
   const content = info.content || {};
   const rules = content.rules || {};
-  let st = { health: [rules.startingHealth ?? null, rules.startingHealth ?? null], turn: 1, active: 0, stack: [], result: null, phase: null };
+  // as many seats as the match has (2–4): the snapshot's seats, else the highest seat the log names
+  let n = (info.seats && info.seats.length) || 0;
+  for (const { receipt } of entries) {
+    if (receipt.seat != null) n = Math.max(n, receipt.seat + 1);
+    for (const e of receipt.events || []) if (e.seat != null) n = Math.max(n, e.seat + 1);
+  }
+  n = Math.max(2, n);
+  const late = new Set(((info.file && info.file.config) || (info.snapshot && info.snapshot.config) || {}).lateSeats || []);
+  let st = { health: Array.from({ length: n }, () => rules.startingHealth ?? null), standing: Array.from({ length: n }, (_, i) => (late.has(i) ? "waiting" : "playing")), turn: 1, active: 0, stack: [], result: null, phase: null };
   const out = [st];
   const stepsIn = (e) => e.kind === "effects" ? e.steps || [] : e.kind === "phase" ? (e.records || []).flatMap((r) => r.steps || r.effects || []) : [];
   for (const { receipt } of entries) {
-    st = { ...st, health: st.health.slice(), stack: st.stack.slice() };
+    st = { ...st, health: st.health.slice(), standing: st.standing.slice(), stack: st.stack.slice() };
     for (const e of receipt.events || []) {
       for (const step of stepsIn(e)) {
         if (step.subject === "health" && step.target && "seat" in step.target && step.after && "int" in step.after) st.health[step.target.seat] = step.after.int;
@@ -518,6 +642,8 @@ function duelFrames(entries, info) {
       if (e.kind === "activationEnded") st.stack = [];
       if (e.kind === "phase") for (const r of e.records || []) if (r.kind === "Transition" || r.kind === "Entered") st.phase = r.to;
       if (e.kind === "matchEnded") st.result = e.result;
+      if (e.kind === "seatJoined") st.standing[e.seat] = "playing";
+      if (e.kind === "seatEliminated") st.standing[e.seat] = "out";
     }
     out.push(st);
   }
@@ -526,22 +652,27 @@ function duelFrames(entries, info) {
 
 function drawDuelFrame(x, info) {
   const cards = (info.content && info.content.cards) || {};
-  const words = duelWords({ cards, seat: info.viewerSeat });
+  const words = duelWords({ cards, seat: info.viewerSeat, seats: info.seats || [], count: x.health.length });
   const seatBox = (i) => {
     const max = ((info.content || {}).rules || {}).startingHealth || 30;
     const hp = x.health[i];
-    return h("div", { class: `duel-seat mini${x.active === i ? " active" : ""}` },
-      h("strong", {}, words.who(i)), x.active === i ? h("span", { class: "badge turn" }, "to act") : null,
+    const standing = (x.standing && x.standing[i]) || "playing";
+    return h("div", { class: `duel-seat mini${x.active === i ? " active" : ""}${standing === "out" ? " out" : ""}`, "data-seat": i },
+      h("strong", {}, words.who(i)), x.active === i && standing === "playing" ? h("span", { class: "badge turn" }, "to act") : null,
+      standing === "waiting" ? h("span", { class: "badge waiting" }, "not joined yet") : standing === "out" ? h("span", { class: "badge out" }, "out") : null,
       h("div", { class: "stat health" }, h("span", { class: "label" }, "Health"), h("strong", {}, `${hp ?? "?"}`),
         h("span", { class: "bar" }, h("span", { style: `width:${hp == null ? 0 : Math.max(0, Math.min(100, Math.round((100 * hp) / max)))}%` }))));
   };
+  // the viewer's seat at the bottom edge, everyone else around the top, as at the live table
+  const me = info.viewerSeat != null && info.viewerSeat < x.health.length ? info.viewerSeat : 0;
+  const others = x.health.map((_, i) => i).filter((i) => i !== me);
   return h("div", { class: "duel-replay", "data-testid": "replay-summary", "aria-label": "The table at this step" },
-    seatBox(1),
+    h("div", { class: "duel-opponents", "data-count": String(others.length) }, others.map(seatBox)),
     h("div", { class: "play-area" }, h("p", {}, `Turn ${x.turn}${x.phase ? ` · ${phaseName(x.phase)} phase` : ""}`),
       x.stack.length ? h("ol", { class: "stack" }, x.stack.map((it) => h("li", { class: "stack-card" }, cardArt(it.card, cards[it.card] || {}), h("strong", {}, words.cardName(it.card)), ` (${words.who(it.seat)})`)))
         : h("p", { class: "muted" }, "Nothing on the stack."),
       x.result ? h("p", { class: "result-line" }, words.resultText(x.result)) : null),
-    seatBox(0));
+    seatBox(me));
 }
 
 registerGame({
@@ -551,12 +682,12 @@ registerGame({
   order: 40,
   seatName: (seat) => `Seat ${seat + 1}`,
   mount,
-  describe: (r, info) => duelWords({ cards: (info.content && info.content.cards) || {}, seat: info.viewerSeat }).describeReceipt(r),
+  describe: (r, info) => duelWords({ cards: (info.content && info.content.cards) || {}, seat: info.viewerSeat, seats: info.seats || [] }).describeReceipt(r),
   outcomeText: (o, info) => {
     const w = (o && o.winners) || [];
     if (!w.length) return o && o.kind ? "a draw" : "";
     if (info && info.viewerSeat != null) return w.includes(info.viewerSeat) ? "you won" : "you lost";
-    return `seat ${w[0] + 1} won`;
+    return `${w.map((x) => `seat ${x + 1}`).join(" and ")} won`;
   },
   lobby: {
     needsContent: true,

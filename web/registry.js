@@ -131,9 +131,11 @@ export function tableLine(game, snapshot, names = {}) {
   const g = gameOf(game);
   const me = snapshot.viewer && snapshot.viewer.kind === "seat" ? snapshot.viewer.seat : null;
   const named = (x) => {
-    const n = names[x.seat];
+    // this browser's own name for its seat, else the name its player gave when joining
+    const n = names[x.seat] || x.name;
     const base = g.seatName(x.seat);
     if (x.kind === "bot") return `${base} (${botName(x.bot)})`;
+    if (x.kind === "open") return `${base} (a seat still open)`;
     return n ? `${n} (${base})` : base;
   };
   if (snapshot.seats.length <= 1) return me != null ? "" : "You are watching";

@@ -721,6 +721,118 @@ for (const [size, viewport] of SIZES) {
   });
 }
 
+// ---- open games: the server's list in the lobby, joined with one click ----------------------
+
+test("open games: a match left open in one browser is listed in another's lobby, joined with one click and a name, and both play", async () => {
+  const a = await newPage(browser, problems, { viewport: { width: 1280, height: 900 } });
+  const b = await newPage(browser, problems, { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  await a.page.goto(server.url + "/");
+  await a.page.locator('.play-friend[data-game="connect4"]').click();
+  // the other seat is open: an invite link to the join route, no seat token
+  const invite = await a.page.locator(".invites input.link").first().inputValue();
+  assert.match(invite, /#\/join\/m_/);
+  await a.page.locator('.invites a.play[data-seat="0"]').click();
+  await a.page.getByTestId("table-line").filter({ hasText: "a seat still open" }).waitFor({ timeout: T });
+  const { matchId } = pageToken(a.page);
+
+  // the second browser (a phone) finds it in the lobby's open games and joins under a name
+  await b.page.goto(server.url + "/");
+  await b.page.locator("#player-name").fill("Bob");
+  const row = b.page.locator(`[data-testid="open-games"] li[data-match="${matchId}"]`);
+  await row.waitFor({ timeout: T });
+  assert.match(await row.innerText(), /Connect Four[\s\S]*1 of 2 seats open/);
+  await assertPlayerFacing(b.page, "lobby with open games (phone)");
+  await b.page.screenshot({ path: screenshotPath("lobby-open-games-phone.png"), fullPage: true });
+  await row.getByRole("button", { name: "Join" }).click();
+  await b.page.locator(".mnk-board").waitFor({ timeout: T });
+  assert.equal(pageToken(b.page).matchId, matchId);
+  await b.page.getByTestId("table-line").filter({ hasText: "You play Yellow" }).waitFor({ timeout: T });
+  // the host's page learns who joined, by the name given
+  await a.page.getByTestId("table-line").filter({ hasText: "Bob (Yellow)" }).waitFor({ timeout: T });
+
+  // both play, live
+  const status = (p) => p.getByTestId("turn-status");
+  await status(a.page).filter({ hasText: "Your turn" }).waitFor({ timeout: T });
+  await a.page.locator('.mnk-board button[data-col="3"]').click();
+  await b.page.locator('ol.log li[data-seq="1"]').waitFor({ timeout: T });
+  await status(b.page).filter({ hasText: "Your turn" }).waitFor({ timeout: T });
+  await b.page.locator('.mnk-board button[data-col="4"]').tap();
+  await a.page.locator('ol.log li[data-seq="2"]').waitFor({ timeout: T });
+  assert.equal(await a.page.locator(".mnk-board .piece.p1").count(), 1, "Yellow's disc, dropped on the phone");
+  for (const [p, size] of [[a.page, "desktop"], [b.page, "phone"]]) {
+    await assertPlayerFacing(p, `an open game, joined (${size})`);
+    const clash = await overlapping(p, [".match-head", ".turn-banner", ".mnk-board", ".mnk-log"]);
+    assert.deepEqual(clash, [], `${size}: no boxes overlap`);
+  }
+  await b.page.screenshot({ path: screenshotPath("joined-phone.png"), fullPage: true });
+  const list = await new Client({ base: server.url }).request("GET", "/api/v1/matches?open=true");
+  assert.ok(list.matches.every((m) => m.matchId !== matchId), "a full match is no longer listed");
+  await a.context.close();
+  await b.context.close();
+});
+
+// ---- Duel with three seats: every opponent around the table, a late seat joining -------------
+
+for (const [size, viewport] of SIZES) {
+  test(`Duel with three seats at ${viewport.width}×${viewport.height}: opponents around the table, a late seat joins, the replay`, async () => {
+    const api = new Client({ base: server.url });
+    const created = await api.createMatch({
+      game: "duel", seed: `three-${size}`, config: { clock: "standard", lateSeats: [2] },
+      seats: [{ kind: "human" }, { kind: "bot", bot: "strong" }, { kind: "open" }],
+    });
+    const host = created.seats[0].token;
+    const a = await newPage(browser, problems, { viewport, ...(size === "phone" ? { hasTouch: true, isMobile: true } : {}) });
+    await a.page.goto(`${server.url}/#/match/${created.matchId}?token=${host}`);
+    await a.page.locator(".duel-hand .duel-card").first().waitFor({ timeout: T });
+    // two opponents drawn, each with its hand as backs, its health and whether it is in
+    assert.equal(await a.page.locator(".duel-seat.them").count(), 2);
+    await a.page.getByTestId("waiting-2").filter({ hasText: "seat open" }).waitFor({ timeout: T });
+    assert.match(await a.page.getByTestId("hand-count-1").getAttribute("aria-label"), /Seat 2 \(strong bot\) holds \d+ cards?/);
+    assert.match(await a.page.getByTestId("health-1").innerText(), /Health\s*\d+/);
+    assert.match(await a.page.getByTestId("health-2").innerText(), /Health\s*\d+/);
+    await a.page.getByTestId("turn-status").filter({ hasText: /Your turn|Seat 2 \(strong bot\)'s turn/ }).waitFor({ timeout: T });
+
+    // the late seat is claimed from the lobby's open games, then joins the table
+    const b = await newPage(browser, problems, { viewport, ...(size === "phone" ? { hasTouch: true, isMobile: true } : {}) });
+    await b.page.goto(server.url + "/");
+    await b.page.locator("#player-name").fill("Cleo");
+    const row = b.page.locator(`[data-testid="open-games"] li[data-match="${created.matchId}"]`);
+    await row.waitFor({ timeout: T });
+    await row.getByRole("button", { name: "Join" }).click();
+    await b.page.getByTestId("turn-status").filter({ hasText: "join the match" }).waitFor({ timeout: T });
+    const joinB = b.page.locator('[data-action="JOIN"][aria-disabled="false"]');
+    await joinB.waitFor({ timeout: T });
+    await joinB.click();
+    await b.page.locator("ol.log li", { hasText: "You joined the match" }).waitFor({ timeout: T });
+    // the host's table names the newcomer and shows the seat in
+    await a.page.locator("ol.log li", { hasText: "Cleo joined the match" }).waitFor({ timeout: T });
+    await a.page.getByTestId("waiting-2").waitFor({ state: "detached", timeout: T });
+
+    for (const [p, who] of [[a.page, "host"], [b.page, "late seat"]]) {
+      await p.waitForTimeout(300);
+      const wide = await p.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(wide <= viewport.width, `${who}: Duel with three seats fits ${viewport.width} px (${wide})`);
+      assert.ok(await onScreen(p, ".duel-seat.them"), `${size} ${who}: the opponents are on screen`);
+      const clash = await overlapping(p, [".match-head", ".duel-seat", ".play-area", ".duel-hand"]);
+      assert.deepEqual(clash, [], `${size} ${who}: no boxes overlap`);
+      await assertPlayerFacing(p, `Duel, three seats (${size}, ${who})`);
+    }
+    await a.page.screenshot({ path: screenshotPath(`duel3-${size}.png`), fullPage: true });
+    await b.page.screenshot({ path: screenshotPath(`duel3-late-${size}.png`), fullPage: true });
+
+    // the replay viewer draws all three seats through the same module
+    await a.page.getByRole("link", { name: "Replay" }).click();
+    await a.page.getByTestId("step-label").waitFor({ timeout: T });
+    assert.equal(await a.page.getByTestId("replay-summary").locator(".duel-seat.mini").count(), 3);
+    await a.page.getByRole("button", { name: "Last step" }).click();
+    assert.match(await a.page.getByTestId("replay-summary").innerText(), /Cleo|Seat 3/);
+    await assertPlayerFacing(a.page, `Duel replay, three seats (${size})`);
+    await a.page.screenshot({ path: screenshotPath(`replay-duel3-${size}.png`), fullPage: true });
+    await a.context.close();
+    await b.context.close();
+  });
+}
+
 test("Tic-Tac-Toe: a timed clock waits for both players to open the board, shown to both", async () => {
   const api = new Client({ base: server.url });
   const created = await api.createMatch({ game: "tictactoe", config: { turnConfig: "timed" }, seats: [{ kind: "human" }, { kind: "human" }] });

@@ -20,7 +20,7 @@ use std::sync::Arc;
 use turnstile_core::content::MANIFEST_FILE;
 use turnstile_core::{BundleSource, Seat, Viewer};
 use turnstile_runtime::{ErasedError, ErasedMatch, ErasedSpec, SeatKind, SeatSpec};
-use turnstile_store::{MatchRecord, MatchStatus, PutOutcome};
+use turnstile_store::{MatchRecord, MatchStatus, PutOutcome, SeatClaim};
 use utoipa::IntoParams;
 
 /// The hub, shared by every handler.
@@ -66,7 +66,7 @@ fn loaded_match(guard: &Option<Loaded>) -> ApiResult<&dyn ErasedMatch> {
 
 async fn authenticated(hub: &Hub, id: &str, headers: &HeaderMap) -> ApiResult<(Arc<Slot>, Role)> {
     let slot = hub.slot(id).await?;
-    let role = auth::authenticate(headers, &slot.record)?;
+    let role = hub.authenticate(&slot, headers).await?;
     Ok((slot, role))
 }
 
@@ -206,16 +206,32 @@ pub async fn create_match(
             ),
         ));
     }
+    if let Some((index, seat)) = body
+        .seats
+        .iter()
+        .enumerate()
+        .find(|(_, s)| s.kind == SeatKindDto::Open && s.bot.is_some())
+    {
+        return Err(ApiError::bad_request(
+            "invalid_seats",
+            format!(
+                "seat {index} is open (for a person to join) but names the bot {:?}; drop `bot`",
+                seat.bot.as_deref().unwrap_or("")
+            ),
+        ));
+    }
+    // An open seat is a human seat to the game; what makes it open is that it has no token
+    // until someone claims it (`join_match`).
     let seats: Vec<SeatSpec> = body
         .seats
         .iter()
         .map(|s| SeatSpec {
             kind: match s.kind {
-                SeatKindDto::Human => SeatKind::Human,
+                SeatKindDto::Human | SeatKindDto::Open => SeatKind::Human,
                 SeatKindDto::Bot => SeatKind::Bot,
             },
             bot: match s.kind {
-                SeatKindDto::Human => None,
+                SeatKindDto::Human | SeatKindDto::Open => None,
                 SeatKindDto::Bot => s.bot.clone(),
             },
         })
@@ -232,17 +248,17 @@ pub async fn create_match(
     })?;
     let mut tickets = Vec::new();
     let mut hashes = Vec::new();
-    for (index, spec) in seats.iter().enumerate() {
+    for (index, (spec, asked)) in seats.iter().zip(&body.seats).enumerate() {
         let seat = u16::try_from(index)
             .map_err(|_| ApiError::bad_request("invalid_seats", "too many seats"))?;
-        let token = match spec.kind {
-            SeatKind::Human => Some(auth::new_token(hub.entropy.as_ref())?),
-            SeatKind::Bot => None,
+        let token = match asked.kind {
+            SeatKindDto::Human => Some(auth::new_token(hub.entropy.as_ref())?),
+            SeatKindDto::Bot | SeatKindDto::Open => None,
         };
         hashes.push(token.as_deref().map(auth::hash_token));
         tickets.push(SeatTicket {
             seat,
-            kind: kind_dto(spec.kind),
+            kind: asked.kind,
             bot: spec.bot.clone(),
             token,
         });
@@ -373,7 +389,17 @@ pub async fn get_match(
     headers: HeaderMap,
 ) -> ApiResult<Json<MatchSnapshot>> {
     let (slot, role) = authenticated(&hub, &id, &headers).await?;
+    // Seats claimed on another node since this one loaded the match (names, `open` → `human`).
+    hub.refresh_seats(&slot).await?;
     let guard = hub.lock(&slot).await?;
+    // While the clock waits, the ready marks may have been taken on other nodes.
+    if guard
+        .as_ref()
+        .and_then(|l| crate::fair_start::applies(&hub, &slot, l))
+        .is_some()
+    {
+        hub.fair_start.refresh(&hub, &slot.id).await?;
+    }
     let m = loaded_match(&guard)?;
     let viewer = role.viewer();
     let view = m
@@ -385,16 +411,7 @@ pub async fn get_match(
         .as_ref()
         .map(|l| l.clock.stamp(l.m.last_tick(), hub.now()))
         .unwrap_or_default();
-    let seats = slot
-        .seat_specs()
-        .into_iter()
-        .enumerate()
-        .map(|(i, s)| SeatInfo {
-            seat: u16::try_from(i).unwrap_or(u16::MAX),
-            kind: kind_dto(s.kind),
-            bot: s.bot,
-        })
-        .collect();
+    let seats = seat_infos(&slot);
     let clock_start = guard
         .as_ref()
         .and_then(|l| crate::fair_start::waiting(&hub, &slot, l))
@@ -421,6 +438,239 @@ pub async fn get_match(
         seed: ended.then(|| slot.record.seed.clone()),
         clock_start,
     }))
+}
+
+/// The seats as everyone may see them: an open seat nobody has claimed says `open`; a
+/// claimed one `human`, with the name its player gave.
+fn seat_infos(slot: &Slot) -> Vec<SeatInfo> {
+    let open: BTreeSet<u16> = slot.open_seats().into_iter().collect();
+    let names = slot.names();
+    slot.seat_specs()
+        .into_iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let seat = u16::try_from(i).unwrap_or(u16::MAX);
+            SeatInfo {
+                seat,
+                kind: if open.contains(&seat) {
+                    SeatKindDto::Open
+                } else {
+                    kind_dto(s.kind)
+                },
+                bot: s.bot,
+                name: names.get(&seat).cloned(),
+            }
+        })
+        .collect()
+}
+
+/// The longest name a player may give when joining.
+const MAX_NAME_CHARS: usize = 40;
+
+/// A joining player's name: spaces around it dropped, then 1–40 characters without control
+/// characters; 400 `invalid_player_name` otherwise (never cut to fit).
+fn player_name(name: Option<&str>) -> ApiResult<Option<String>> {
+    let Some(name) = name else {
+        return Ok(None);
+    };
+    let name = name.trim();
+    let chars = name.chars().count();
+    if chars == 0 || chars > MAX_NAME_CHARS || name.chars().any(char::is_control) {
+        return Err(ApiError::bad_request(
+            "invalid_player_name",
+            format!(
+                "a player name is 1 to {MAX_NAME_CHARS} characters without control characters; this one has {chars}{}",
+                if name.chars().any(char::is_control) { ", some of them control characters" } else { "" }
+            ),
+        ));
+    }
+    Ok(Some(name.to_owned()))
+}
+
+/// `POST /api/v1/matches/{matchId}/join`: claims the match's first open seat — one created as
+/// `{"kind": "open"}`, e.g. a late seat of Duel (`lateSeats`) or a seat a player leaves for a
+/// friend found through the lobby's list — and answers with its token. No token is needed;
+/// rate-limited per address like match creation. The claim is one store transaction, so two
+/// claimants (on any nodes) never get the same seat.
+#[utoipa::path(post, path = "/api/v1/matches/{matchId}/join", tag = "matches",
+    params(("matchId" = String, Path, description = "The match id")),
+    request_body(content = JoinRequest, description = "Optional"),
+    responses((status = 200, body = JoinResponse), (status = 400, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody, description = "`no_open_seat`: every seat is taken"),
+        (status = 422, body = ErrorBody, description = "`match_over`"), (status = 429, body = ErrorBody),
+        (status = 503, body = ErrorBody)))]
+pub async fn join_match(
+    State(hub): State<AppState>,
+    Path(id): Path<String>,
+    ClientAddr(addr): ClientAddr,
+    headers: HeaderMap,
+    OptionalJson(body): OptionalJson<JoinRequest>,
+) -> ApiResult<Json<JoinResponse>> {
+    let key = client_key(&hub, addr, &headers);
+    hub.create_limiter
+        .take(&key, hub.now())
+        .map_err(|wait| ApiError::rate_limited("too many joins from this address", wait))?;
+    let name = player_name(body.name.as_deref())?;
+    let slot = hub.slot(&id).await?;
+    {
+        let guard = hub.lock(&slot).await?;
+        let m = loaded_match(&guard)?;
+        if hub.has_ended(&slot, m) {
+            return Err(ApiError::rejected(
+                "match_over",
+                "the match has already ended; there is no seat to join",
+            ));
+        }
+    }
+    if !slot.joinable() {
+        return Err(no_open_seat());
+    }
+    let token = auth::new_token(hub.entropy.as_ref())?;
+    let hash = auth::hash_token(&token);
+    let claim = hub
+        .store
+        .claim_seat(&id, &hash, name.as_deref(), hub.wall_ms())
+        .await?;
+    match claim {
+        SeatClaim::Claimed(seat) => {
+            let mut hashes = slot.seat_hashes();
+            if let Some(h) = hashes.get_mut(usize::from(seat)) {
+                *h = Some(hash);
+            }
+            let names = name.iter().map(|n| (seat, n.clone())).collect();
+            slot.set_claimed(hashes, names);
+            Ok(Json(JoinResponse {
+                match_id: id,
+                game: slot.record.game.clone(),
+                seat,
+                token,
+                name,
+            }))
+        }
+        SeatClaim::NoOpenSeat => Err(no_open_seat()),
+        SeatClaim::NotActive => Err(ApiError::rejected(
+            "match_over",
+            "the match has already ended; there is no seat to join",
+        )),
+    }
+}
+
+fn no_open_seat() -> ApiError {
+    ApiError::new(
+        ErrorKind::Conflict,
+        "no_open_seat",
+        "every seat of this match is taken: none was left open to join, or others joined first",
+    )
+}
+
+/// The query of `list_open_matches`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct ListQuery {
+    /// Must be `true`: only matches with a seat to join are listed (one's own matches:
+    /// `POST /api/v1/matches/search` with their tokens).
+    pub open: bool,
+    /// Only this game's matches.
+    #[serde(default)]
+    pub game: Option<String>,
+    /// At most this many, 1–100 (default 50).
+    #[serde(default)]
+    pub limit: Option<u32>,
+}
+
+/// The most open matches one listing gives.
+const MAX_OPEN_LISTED: u32 = 100;
+
+/// `GET /api/v1/matches?open=true`: the running matches with a seat to join, newest first —
+/// their game, config and seats (names of those who joined), never a token, a view or the
+/// seed. No token is needed.
+#[utoipa::path(get, path = "/api/v1/matches", tag = "matches", params(ListQuery),
+    responses((status = 200, body = OpenMatchesResponse), (status = 400, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 503, body = ErrorBody)))]
+pub async fn list_open_matches(
+    State(hub): State<AppState>,
+    ApiQuery(query): ApiQuery<ListQuery>,
+) -> ApiResult<Json<OpenMatchesResponse>> {
+    if !query.open {
+        return Err(ApiError::bad_request(
+            "open_only",
+            "only open matches are listed (`?open=true`); find your own with POST /api/v1/matches/search",
+        ));
+    }
+    let limit = query.limit.unwrap_or(50);
+    if limit == 0 || limit > MAX_OPEN_LISTED {
+        return Err(ApiError::bad_request(
+            "invalid_limit",
+            format!("limit must be 1 to {MAX_OPEN_LISTED}, not {limit}"),
+        ));
+    }
+    if let Some(game) = &query.game {
+        if hub.registry.get(game).is_none() {
+            return Err(ApiError::not_found(
+                "unknown_game",
+                format!(
+                    "no game {game:?}; this server has {}",
+                    hub.registry.ids().join(", ")
+                ),
+            ));
+        }
+    }
+    // A game filter reads past other games' matches: ask for the most, then filter.
+    let fetch = if query.game.is_some() {
+        MAX_OPEN_LISTED
+    } else {
+        limit
+    };
+    let mut matches = Vec::new();
+    for open in hub.store.list_open_matches(fetch).await? {
+        if query.game.as_ref().is_some_and(|g| *g != open.record.game) {
+            continue;
+        }
+        // a match this node saw end is not listed while its new status is still being written
+        if hub
+            .loaded_slot(&open.record.id)
+            .is_some_and(|slot| slot.lifecycle().status != MatchStatus::Active)
+        {
+            continue;
+        }
+        if matches.len() >= usize::try_from(limit).unwrap_or(usize::MAX) {
+            break;
+        }
+        let names: std::collections::BTreeMap<u16, String> = hub
+            .store
+            .seat_names(&open.record.id)
+            .await?
+            .into_iter()
+            .collect();
+        let specs: Vec<SeatSpec> =
+            serde_json::from_value(open.record.seats.clone()).unwrap_or_default();
+        let seats = specs
+            .into_iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let seat = u16::try_from(i).unwrap_or(u16::MAX);
+                SeatInfo {
+                    seat,
+                    kind: if open.open_seats.contains(&seat) {
+                        SeatKindDto::Open
+                    } else {
+                        kind_dto(s.kind)
+                    },
+                    bot: s.bot,
+                    name: names.get(&seat).cloned(),
+                }
+            })
+            .collect();
+        matches.push(OpenMatchSummary {
+            match_id: open.record.id,
+            game: open.record.game,
+            config: open.record.config,
+            created_at_ms: open.record.created_at_ms,
+            seats,
+            open_seats: open.open_seats,
+        });
+    }
+    Ok(Json(OpenMatchesResponse { matches }))
 }
 
 fn clock_start_dto(w: crate::fair_start::Waiting) -> ClockStartDto {
@@ -471,7 +721,7 @@ pub async fn ready(
         .and_then(|l| crate::fair_start::applies(&hub, &slot, l))
         .is_some()
     {
-        hub.fair_start.mark(&slot.id, seat.0);
+        hub.fair_start.mark(&hub, &slot.id, seat.0).await?;
     }
     let still = guard
         .as_ref()
@@ -519,12 +769,7 @@ pub async fn submit_command(
 ) -> ApiResult<Response> {
     let slot = hub.slot(&id).await?;
     let token_hash = auth::hash_token(auth::bearer(&headers)?);
-    let role = auth::role_of(&slot.record, &token_hash).ok_or_else(|| {
-        ApiError::unauthorized(
-            "bad_token",
-            "the token names no seat or spectator of this match",
-        )
-    })?;
+    let role = hub.role(&slot, &token_hash).await?;
     let seat = acting_seat(role, body.seat)?;
     refuse_reserved_command_id(&body.command_id)?;
     hub.command_limiter

@@ -12,7 +12,6 @@ use crate::error::ApiError;
 use axum::http::HeaderMap;
 use sha2::{Digest, Sha256};
 use turnstile_core::{Seat, Viewer};
-use turnstile_store::MatchRecord;
 
 /// The prefix of every token, so they are recognizable in logs and scanners.
 pub const TOKEN_PREFIX: &str = "tsk_";
@@ -95,30 +94,24 @@ pub fn constant_time_eq(a: &str, b: &str) -> bool {
     a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
-/// The role a token hash has in a match, if any.
-pub fn role_of(record: &MatchRecord, token_hash: &str) -> Option<Role> {
-    for (index, hash) in record.seat_token_hashes.iter().enumerate() {
+/// The role a token hash has among a match's seat hashes and spectator hash, if any (the
+/// seat hashes include seats claimed after creation: `Hub::role`).
+pub fn role_in(
+    seat_hashes: &[Option<String>],
+    spectator_hash: Option<&str>,
+    token_hash: &str,
+) -> Option<Role> {
+    for (index, hash) in seat_hashes.iter().enumerate() {
         if let Some(hash) = hash {
             if constant_time_eq(hash, token_hash) {
                 return Some(Role::Seat(Seat(u16::try_from(index).ok()?)));
             }
         }
     }
-    match &record.spectator_token_hash {
+    match spectator_hash {
         Some(hash) if constant_time_eq(hash, token_hash) => Some(Role::Spectator),
         _ => None,
     }
-}
-
-/// Authenticates a request against a match: its role, or 401.
-pub fn authenticate(headers: &HeaderMap, record: &MatchRecord) -> Result<Role, ApiError> {
-    let token = bearer(headers)?;
-    role_of(record, &hash_token(token)).ok_or_else(|| {
-        ApiError::unauthorized(
-            "bad_token",
-            "the token names no seat or spectator of this match",
-        )
-    })
 }
 
 /// Checks the admin token of content publishing.

@@ -7,7 +7,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
 
-/// `human` or `bot`.
+/// `human`, `bot` or `open`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub enum SeatKindDto {
@@ -15,6 +15,9 @@ pub enum SeatKindDto {
     Human,
     /// A bot the server runs.
     Bot,
+    /// A person's seat left open at creation, with no token yet: the first caller of `POST
+    /// /api/v1/matches/{matchId}/join` gets it (and its token). Once claimed it is `human`.
+    Open,
 }
 
 /// One seat of a new match.
@@ -144,11 +147,70 @@ pub struct ViewerDto {
 pub struct SeatInfo {
     /// The seat number.
     pub seat: u16,
-    /// Who plays it.
+    /// Who plays it (`open` while nobody has claimed it).
     pub kind: SeatKindDto,
     /// The bot, for bot seats.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bot: Option<String>,
+    /// The name the player gave when claiming the seat (`POST …/join`), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// `POST /api/v1/matches/{matchId}/join` (the body is optional).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct JoinRequest {
+    /// The player's name, shown to the other seats: 1–40 characters, no control characters
+    /// (spaces around it are dropped).
+    #[serde(default)]
+    #[schema(example = "Ada")]
+    pub name: Option<String>,
+}
+
+/// The answer to a join: the seat claimed and its token (shown once; the server keeps only
+/// its hash).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct JoinResponse {
+    /// The match id.
+    pub match_id: String,
+    /// The game.
+    pub game: String,
+    /// The seat claimed.
+    pub seat: u16,
+    /// The seat's bearer token.
+    pub token: String,
+    /// The name recorded for the seat, if one was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// A match with a seat to claim, as anyone may see it (no tokens, no view, no seed).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OpenMatchSummary {
+    /// The match id (join with `POST /api/v1/matches/{matchId}/join`).
+    pub match_id: String,
+    /// The game.
+    pub game: String,
+    /// The match's config (public: the rules it is played under).
+    #[schema(value_type = Object)]
+    pub config: Value,
+    /// Creation time, ms since the Unix epoch.
+    pub created_at_ms: i64,
+    /// Every seat: who plays it, and the names given by those who joined.
+    pub seats: Vec<SeatInfo>,
+    /// The seats still open, in seat order (a join takes the first).
+    pub open_seats: Vec<u16>,
+}
+
+/// The answer to `GET /api/v1/matches?open=true`: newest first.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OpenMatchesResponse {
+    /// The matches.
+    pub matches: Vec<OpenMatchSummary>,
 }
 
 /// `GET /api/v1/matches/{matchId}`: the match as the caller may see it.

@@ -11,9 +11,13 @@
 //! show no deadline but who is still awaited (`clockStart`).
 //!
 //! Only matches that can shift their clock (a game with `ClockResumed`), are timed (a deadline
-//! now), have at least one human seat and nothing in their log yet wait. Ready marks live in
-//! the memory of the node that took them; after a restart the pages say ready again as they
-//! reconnect, and the wait, measured in match ticks, still bounds it.
+//! now), have at least one human seat and nothing in their log yet wait. Ready marks are kept
+//! in the store (`ready_marks`, both backends), so they are shared by every node of a cluster
+//! and survive a restart: a seat ready on node A and a seat ready on node B start the clock
+//! once — whichever node takes the last mark records the start, and the log's uniqueness
+//! (sequence 1, command id `clock-resumed:0`) refuses a second start from the other node.
+//! Each node keeps the marks it last read in memory, so deciding whether a match waits (the
+//! driver, the snapshot) reads no database.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Mutex;
@@ -21,9 +25,10 @@ use std::sync::Mutex;
 use tokio::sync::OwnedMutexGuard;
 use turnstile_runtime::SeatKind;
 
+use crate::error::ApiError;
 use crate::hub::{Hub, Loaded, Origin, Slot, Submission};
 
-/// The seats that said ready, per match, on this node.
+/// The seats that said ready, per match, as this node last read them from the store.
 #[derive(Default)]
 pub struct FairStart {
     ready: Mutex<BTreeMap<String, BTreeSet<u16>>>,
@@ -41,10 +46,24 @@ pub struct Waiting {
 }
 
 impl FairStart {
-    /// Marks `seat` ready in `match_id`.
-    pub fn mark(&self, match_id: &str, seat: u16) {
+    /// Marks `seat` ready in `match_id`, in the store, and remembers every seat marked so far
+    /// (on any node).
+    pub async fn mark(&self, hub: &Hub, match_id: &str, seat: u16) -> Result<(), ApiError> {
+        let seats = hub.store.mark_ready(match_id, seat).await?;
+        self.remember(match_id, seats);
+        Ok(())
+    }
+
+    /// Reads the marks of `match_id` from the store again (marks taken on other nodes).
+    pub async fn refresh(&self, hub: &Hub, match_id: &str) -> Result<(), ApiError> {
+        let seats = hub.store.ready_seats(match_id).await?;
+        self.remember(match_id, seats);
+        Ok(())
+    }
+
+    fn remember(&self, match_id: &str, seats: Vec<u16>) {
         if let Ok(mut all) = self.ready.lock() {
-            all.entry(match_id.to_owned()).or_default().insert(seat);
+            all.entry(match_id.to_owned()).or_default().extend(seats);
         }
     }
 

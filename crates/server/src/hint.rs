@@ -129,12 +129,7 @@ pub async fn hint(
 ) -> ApiResult<Json<HintResponse>> {
     let slot = hub.slot(&id).await?;
     let token = auth::hash_token(auth::bearer(&headers)?);
-    let role = auth::role_of(&slot.record, &token).ok_or_else(|| {
-        ApiError::unauthorized(
-            "bad_token",
-            "the token names no seat or spectator of this match",
-        )
-    })?;
+    let role = hub.role(&slot, &token).await?;
     let seat = role.seat().ok_or_else(|| {
         ApiError::forbidden("spectator", "a spectator token cannot ask for hints")
     })?;

@@ -243,7 +243,10 @@ impl Server {
         let config = &hub.config;
         let mut router = Router::new()
             .route("/api/v1/games", get(api::list_games))
-            .route("/api/v1/matches", post(api::create_match))
+            .route(
+                "/api/v1/matches",
+                post(api::create_match).get(api::list_open_matches),
+            )
             .route("/api/v1/matches/search", post(api::search_matches))
             .route("/api/v1/matches/{match_id}", get(api::get_match))
             .route(
@@ -265,6 +268,7 @@ impl Server {
             .route("/api/v1/matches/{match_id}/replay", get(api::replay))
             .route("/api/v1/matches/{match_id}/state", get(api::full_state))
             .route("/api/v1/matches/{match_id}/ready", post(api::ready))
+            .route("/api/v1/matches/{match_id}/join", post(api::join_match))
             .route("/api/v1/matches/{match_id}/hint", post(hint::hint))
             .route(
                 "/api/v1/content/{game}",

@@ -30,6 +30,8 @@ use utoipa::{Modify, OpenApi};
         crate::api::replay,
         crate::api::full_state,
         crate::api::ready,
+        crate::api::join_match,
+        crate::api::list_open_matches,
         crate::hint::hint,
         crate::api::get_content,
         crate::api::publish_content,
@@ -42,7 +44,8 @@ use utoipa::{Modify, OpenApi};
         MatchSnapshot, CommandRequest, ViewForDto, ReceiptDto, ParamSpecDto, ParamRangeDto, ParamValueDto, ActionKindDto,
         LegalActionsResponse, PreviewRequest, PreviewResponse, TimelineResponse, ResolutionStep,
         ResolutionResponse, ResignRequest, ResignResponse, ContentResponse, PublishRequest,
-        PublishResponse, SeatRange, GameInfo, GamesResponse, Health, HintResponse
+        PublishResponse, SeatRange, GameInfo, GamesResponse, Health, HintResponse, JoinRequest,
+        JoinResponse, OpenMatchSummary, OpenMatchesResponse
     )),
     modifiers(&Bearer),
     tags(

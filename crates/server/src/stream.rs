@@ -51,7 +51,7 @@ pub async fn events(
     ApiQuery(query): ApiQuery<EventsQuery>,
 ) -> ApiResult<Response> {
     let slot = hub.slot(&id).await?;
-    let role = auth::authenticate(&headers, &slot.record)?;
+    let role = hub.authenticate(&slot, &headers).await?;
     let viewer = role.viewer();
     let permit = hub.streams.open(
         &auth::hash_token(auth::bearer(&headers)?),

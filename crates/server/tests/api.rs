@@ -289,7 +289,8 @@ async fn errors(db: Db) {
     assert_eq!((status, code(&v)), (404, "unknown_match".into()));
     let (status, v) = s.get("/api/v1/nowhere", None).await;
     assert_eq!((status, code(&v)), (404, "not_found".into()));
-    let (status, v) = s.get("/api/v1/matches", None).await;
+    // (GET /api/v1/matches lists open matches; search takes only POST)
+    let (status, v) = s.get("/api/v1/matches/search", None).await;
     assert_eq!((status, code(&v)), (405, "method_not_allowed".into()));
     let (status, v) = s
         .post(

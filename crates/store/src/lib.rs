@@ -46,7 +46,7 @@ pub use error::{Conflict, StoreError, StoreResult};
 pub use postgres::{PostgresOptions, PostgresStore};
 pub use records::{
     AppendOutcome, CommitNotice, ContentRecord, LeaseOutcome, LeaseRecord, LogRecord, MatchRecord,
-    MatchStatus, Notification, PutOutcome, RejectionRecord, SnapshotRecord,
+    MatchStatus, Notification, OpenMatch, PutOutcome, RejectionRecord, SeatClaim, SnapshotRecord,
 };
 pub use sqlite::{SqliteOptions, SqliteStore, Synchronous};
 
@@ -129,6 +129,34 @@ pub trait Store: Send + Sync + 'static {
     /// (a timestamp, not an age) and returns their ids. Nothing is deleted: the log, snapshots
     /// and content of an archived match stay readable.
     async fn archive_idle(&self, idle_before_ms: i64) -> StoreResult<Vec<String>>;
+
+    // ----- open seats and fair starts (shared by every node) -------------------------------
+
+    /// Claims the lowest open seat of `match_id` for the token `token_hash`, with the
+    /// player's `name` if given: in one transaction, so two claimants (on two nodes) never
+    /// get the same seat. A seat is open when the match was created with a human seat and no
+    /// token for it ([`MatchRecord::seat_token_hashes`] `None`). `not_found` for an unknown
+    /// match.
+    async fn claim_seat(
+        &self,
+        match_id: &str,
+        token_hash: &str,
+        name: Option<&str>,
+        now_ms: i64,
+    ) -> StoreResult<SeatClaim>;
+
+    /// Active matches with an open seat, newest first, at most `limit`.
+    async fn list_open_matches(&self, limit: u32) -> StoreResult<Vec<OpenMatch>>;
+
+    /// The names players gave when they claimed seats of `match_id`, in seat order.
+    async fn seat_names(&self, match_id: &str) -> StoreResult<Vec<(u16, String)>>;
+
+    /// Records that `seat` of `match_id` has opened its board (idempotent) and returns every
+    /// seat marked so far, in seat order — on whichever node each mark was taken.
+    async fn mark_ready(&self, match_id: &str, seat: u16) -> StoreResult<Vec<u16>>;
+
+    /// The seats of `match_id` marked ready so far, in seat order.
+    async fn ready_seats(&self, match_id: &str) -> StoreResult<Vec<u16>>;
 
     // ----- the command log -----------------------------------------------------------------
 

@@ -1,10 +1,33 @@
 //! The schema, as numbered migrations for each backend. A migration, once shipped, never
 //! changes: a new schema is a new entry at the end.
 
+/// Migration 2 (both backends, the same tables): open seats to be claimed
+/// (`POST …/join`), the names players gave when claiming, and fair-start ready marks, shared
+/// by every node of a cluster.
+const OPEN_SEATS_AND_READY: &str = r#"
+CREATE TABLE open_seats (
+    match_id TEXT    NOT NULL REFERENCES matches (id),
+    seat     BIGINT  NOT NULL,
+    PRIMARY KEY (match_id, seat)
+);
+CREATE TABLE seat_names (
+    match_id TEXT    NOT NULL REFERENCES matches (id),
+    seat     BIGINT  NOT NULL,
+    name     TEXT    NOT NULL,
+    PRIMARY KEY (match_id, seat)
+);
+CREATE TABLE ready_marks (
+    match_id TEXT    NOT NULL REFERENCES matches (id),
+    seat     BIGINT  NOT NULL,
+    PRIMARY KEY (match_id, seat)
+);
+"#;
+
 /// SQLite migrations, `(version, sql)`, applied in order in one transaction each.
-pub(crate) const SQLITE: &[(i64, &str)] = &[(
-    1,
-    r#"
+pub(crate) const SQLITE: &[(i64, &str)] = &[
+    (
+        1,
+        r#"
 CREATE TABLE content (
     game          TEXT    NOT NULL,
     revision      TEXT    NOT NULL,
@@ -76,13 +99,16 @@ CREATE TABLE leases (
     last_heartbeat_tick INTEGER NOT NULL
 );
 "#,
-)];
+    ),
+    (2, OPEN_SEATS_AND_READY),
+];
 
 /// PostgreSQL migrations, `(version, sql)`, applied in order in one transaction each, under
 /// an advisory lock. JSON is kept as `text` so it reads back byte for byte as written.
-pub(crate) const POSTGRES: &[(i64, &str)] = &[(
-    1,
-    r#"
+pub(crate) const POSTGRES: &[(i64, &str)] = &[
+    (
+        1,
+        r#"
 CREATE TABLE content (
     game          text   NOT NULL,
     revision      text   NOT NULL,
@@ -154,7 +180,9 @@ CREATE TABLE leases (
     last_heartbeat_tick bigint NOT NULL
 );
 "#,
-)];
+    ),
+    (2, OPEN_SEATS_AND_READY),
+];
 
 /// The schema version this build writes.
-pub(crate) const CURRENT: i64 = 1;
+pub(crate) const CURRENT: i64 = 2;

@@ -318,3 +318,80 @@ mod tests {
         ));
     }
 }
+
+/// The seats a new match leaves open to be claimed (`POST …/join`): each human seat created
+/// without a token. A bot seat has no token either, so the kind tells them apart (`seats` is
+/// the engine's seat list, `[{"kind": "human" | "bot", ...}]`).
+pub(crate) fn open_seats_at_creation(record: &MatchRecord) -> Vec<u16> {
+    let kinds: Vec<Option<&str>> = record
+        .seats
+        .as_array()
+        .map(|seats| {
+            seats
+                .iter()
+                .map(|s| s.get("kind").and_then(serde_json::Value::as_str))
+                .collect()
+        })
+        .unwrap_or_default();
+    record
+        .seat_token_hashes
+        .iter()
+        .enumerate()
+        .filter(|(i, hash)| hash.is_none() && kinds.get(*i).copied().flatten() == Some("human"))
+        .filter_map(|(i, _)| u16::try_from(i).ok())
+        .collect()
+}
+
+/// What a seat claim writes, decided from the match row (locked by the backend for the
+/// transaction) and its lowest open seat.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum ClaimDecision {
+    /// Write nothing and answer this.
+    Refuse(SeatClaim),
+    /// Give `seat` to the claimant: store `hashes` (the seat's token hash set) and drop the
+    /// seat from `open_seats`.
+    Take {
+        /// The seat claimed.
+        seat: u16,
+        /// The new `seat_token_hashes` column.
+        hashes: String,
+    },
+}
+
+/// Decides a claim: only an active match gives seats, and only a seat still open (no token
+/// hash yet — a row in `open_seats` whose hash is set would be a corrupt store).
+pub(crate) fn decide_claim(
+    status: &str,
+    hashes: &str,
+    lowest_open: Option<i64>,
+    token_hash: &str,
+) -> StoreResult<ClaimDecision> {
+    if MatchStatus::parse(status) != Some(MatchStatus::Active) {
+        return Ok(ClaimDecision::Refuse(SeatClaim::NotActive));
+    }
+    let Some(seat) = lowest_open else {
+        return Ok(ClaimDecision::Refuse(SeatClaim::NoOpenSeat));
+    };
+    let seat =
+        u16::try_from(seat).map_err(|_| StoreError::Corrupt(format!("stored open seat {seat}")))?;
+    let mut hashes = decode_token_hashes(hashes)?;
+    match hashes.get_mut(usize::from(seat)) {
+        Some(slot @ None) => *slot = Some(token_hash.to_owned()),
+        _ => {
+            return Err(StoreError::Corrupt(format!(
+                "open seat {seat} already has a token or does not exist"
+            )))
+        }
+    }
+    Ok(ClaimDecision::Take {
+        seat,
+        hashes: encode_token_hashes(&hashes),
+    })
+}
+
+/// Seat numbers as both databases hand them back, checked.
+pub(crate) fn decode_seats(raw: Vec<i64>) -> StoreResult<Vec<u16>> {
+    raw.into_iter()
+        .map(|s| u16::try_from(s).map_err(|_| StoreError::Corrupt(format!("stored seat {s}"))))
+        .collect()
+}

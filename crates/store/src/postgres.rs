@@ -22,8 +22,9 @@ use tokio_postgres::{AsyncMessage, NoTls, Row};
 use crate::error::{json_text, parse_json, to_i64, to_u64};
 use crate::migrations;
 use crate::policy::{
-    decide_lease, decode_lease, decode_log, decode_match, decode_snapshot, encode_token_hashes,
-    granted_lease, LeaseDecision, PreparedAppend, LOG_COLUMNS, MATCH_COLUMNS, SNAPSHOT_COLUMNS,
+    decide_claim, decide_lease, decode_lease, decode_log, decode_match, decode_seats,
+    decode_snapshot, encode_token_hashes, granted_lease, open_seats_at_creation, ClaimDecision,
+    LeaseDecision, PreparedAppend, LOG_COLUMNS, MATCH_COLUMNS, SNAPSHOT_COLUMNS,
 };
 use crate::records::*;
 use crate::{Conflict, Store, StoreError, StoreResult, COMMIT_CHANNEL};
@@ -830,6 +831,18 @@ impl Store for PostgresStore {
             .await
             .map_err(pg_err)?;
         }
+        let open: Vec<i64> = open_seats_at_creation(m)
+            .into_iter()
+            .map(i64::from)
+            .collect();
+        if !open.is_empty() {
+            tx.execute(
+                "INSERT INTO open_seats (match_id, seat) SELECT $1, s FROM unnest($2::bigint[]) AS s",
+                &[&m.id, &open],
+            )
+            .await
+            .map_err(pg_err)?;
+        }
         tx.commit().await.map_err(pg_err)
     }
 
@@ -908,6 +921,157 @@ impl Store for PostgresStore {
             .await
             .map_err(pg_err)?;
         rows.iter().map(match_of).collect()
+    }
+
+    async fn claim_seat(
+        &self,
+        match_id: &str,
+        token_hash: &str,
+        name: Option<&str>,
+        now_ms: i64,
+    ) -> StoreResult<SeatClaim> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(pg_err)?;
+        // The match row is locked for the transaction: claimants of one match (on any node)
+        // take turns, so each reads the open seats the previous one left.
+        let row = tx
+            .query_opt(
+                "SELECT status, seat_token_hashes FROM matches WHERE id = $1 FOR UPDATE",
+                &[&match_id],
+            )
+            .await
+            .map_err(pg_err)?;
+        let Some(row) = row else {
+            return Err(StoreError::NotFound(format!("match {match_id}")));
+        };
+        let (status, hashes): (String, String) = (row.get(0), row.get(1));
+        let lowest: Option<i64> = tx
+            .query_one(
+                "SELECT MIN(seat) FROM open_seats WHERE match_id = $1",
+                &[&match_id],
+            )
+            .await
+            .map_err(pg_err)?
+            .get(0);
+        let (seat, hashes) = match decide_claim(&status, &hashes, lowest, token_hash)? {
+            ClaimDecision::Refuse(answer) => return Ok(answer),
+            ClaimDecision::Take { seat, hashes } => (seat, hashes),
+        };
+        let seat_number = i64::from(seat);
+        tx.execute(
+            "DELETE FROM open_seats WHERE match_id = $1 AND seat = $2",
+            &[&match_id, &seat_number],
+        )
+        .await
+        .map_err(pg_err)?;
+        tx.execute(
+            "UPDATE matches SET seat_token_hashes = $2,
+                 last_activity_ms = GREATEST(last_activity_ms, $3)
+             WHERE id = $1",
+            &[&match_id, &hashes, &now_ms],
+        )
+        .await
+        .map_err(pg_err)?;
+        tx.execute(
+            "INSERT INTO match_tokens (token_hash, match_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+            &[&token_hash, &match_id],
+        )
+        .await
+        .map_err(pg_err)?;
+        if let Some(name) = name {
+            tx.execute(
+                "INSERT INTO seat_names (match_id, seat, name) VALUES ($1, $2, $3)
+                 ON CONFLICT (match_id, seat) DO UPDATE SET name = excluded.name",
+                &[&match_id, &seat_number, &name],
+            )
+            .await
+            .map_err(pg_err)?;
+        }
+        tx.commit().await.map_err(pg_err)?;
+        Ok(SeatClaim::Claimed(seat))
+    }
+
+    async fn list_open_matches(&self, limit: u32) -> StoreResult<Vec<OpenMatch>> {
+        let client = self.client().await?;
+        let rows = client
+            .query(
+                &format!(
+                    "SELECT {MATCH_COLUMNS} FROM matches WHERE status = 'active' AND id IN (
+                         SELECT match_id FROM open_seats)
+                     ORDER BY created_at_ms DESC, id DESC LIMIT $1"
+                ),
+                &[&i64::from(limit)],
+            )
+            .await
+            .map_err(pg_err)?;
+        let mut open = Vec::new();
+        for row in &rows {
+            let record = match_of(row)?;
+            let seats: Vec<i64> = client
+                .query(
+                    "SELECT seat FROM open_seats WHERE match_id = $1 ORDER BY seat",
+                    &[&record.id],
+                )
+                .await
+                .map_err(pg_err)?
+                .iter()
+                .map(|r| r.get(0))
+                .collect();
+            open.push(OpenMatch {
+                record,
+                open_seats: decode_seats(seats)?,
+            });
+        }
+        Ok(open)
+    }
+
+    async fn seat_names(&self, match_id: &str) -> StoreResult<Vec<(u16, String)>> {
+        let client = self.client().await?;
+        let rows = client
+            .query(
+                "SELECT seat, name FROM seat_names WHERE match_id = $1 ORDER BY seat",
+                &[&match_id],
+            )
+            .await
+            .map_err(pg_err)?;
+        let (seats, names): (Vec<i64>, Vec<String>) = rows
+            .iter()
+            .map(|r| (r.get::<_, i64>(0), r.get::<_, String>(1)))
+            .unzip();
+        Ok(decode_seats(seats)?.into_iter().zip(names).collect())
+    }
+
+    async fn mark_ready(&self, match_id: &str, seat: u16) -> StoreResult<Vec<u16>> {
+        let client = self.client().await?;
+        let inserted = client
+            .execute(
+                "INSERT INTO ready_marks (match_id, seat)
+                 SELECT id, $2 FROM matches WHERE id = $1
+                 ON CONFLICT DO NOTHING",
+                &[&match_id, &i64::from(seat)],
+            )
+            .await
+            .map_err(pg_err)?;
+        let seats = self.ready_seats(match_id).await?;
+        if inserted == 0 && seats.is_empty() {
+            return Err(StoreError::NotFound(format!("match {match_id}")));
+        }
+        Ok(seats)
+    }
+
+    async fn ready_seats(&self, match_id: &str) -> StoreResult<Vec<u16>> {
+        let client = self.client().await?;
+        let seats: Vec<i64> = client
+            .query(
+                "SELECT seat FROM ready_marks WHERE match_id = $1 ORDER BY seat",
+                &[&match_id],
+            )
+            .await
+            .map_err(pg_err)?
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+        decode_seats(seats)
     }
 
     async fn archive_idle(&self, idle_before_ms: i64) -> StoreResult<Vec<String>> {

@@ -95,6 +95,26 @@ pub struct MatchRecord {
     pub last_activity_ms: i64,
 }
 
+/// A match with seats left open to be claimed ([`crate::Store::list_open_matches`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpenMatch {
+    /// The match.
+    pub record: MatchRecord,
+    /// Its seats still open, in seat order.
+    pub open_seats: Vec<u16>,
+}
+
+/// What [`crate::Store::claim_seat`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SeatClaim {
+    /// This seat is now the claimant's (its token hash recorded, the seat no longer open).
+    Claimed(u16),
+    /// The match is active but has no open seat left (another claimant took the last one).
+    NoOpenSeat,
+    /// The match is finished or archived: nothing is claimed.
+    NotActive,
+}
+
 /// One accepted command in a match's log.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LogRecord {

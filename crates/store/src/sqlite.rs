@@ -27,8 +27,9 @@ use tokio::sync::{broadcast, oneshot};
 use crate::error::{json_text, parse_json, to_i64, to_u64};
 use crate::migrations;
 use crate::policy::{
-    decide_lease, decode_lease, decode_log, decode_match, decode_snapshot, encode_token_hashes,
-    granted_lease, LeaseDecision, PreparedAppend, RawLog, RawSnapshot, LOG_COLUMNS, MATCH_COLUMNS,
+    decide_claim, decide_lease, decode_lease, decode_log, decode_match, decode_seats,
+    decode_snapshot, encode_token_hashes, granted_lease, open_seats_at_creation, ClaimDecision,
+    LeaseDecision, PreparedAppend, RawLog, RawSnapshot, LOG_COLUMNS, MATCH_COLUMNS,
     SNAPSHOT_COLUMNS,
 };
 use crate::records::*;
@@ -528,6 +529,18 @@ fn lease_of(match_id: &str, r: &Row<'_>) -> rusqlite::Result<(String, String, i6
     Ok((match_id.to_owned(), r.get(0)?, r.get(1)?, r.get(2)?))
 }
 
+fn ready_in(conn: &Connection, match_id: &str) -> StoreResult<Vec<u16>> {
+    let mut stmt = conn
+        .prepare_cached("SELECT seat FROM ready_marks WHERE match_id = ?1 ORDER BY seat")
+        .map_err(sql_err)?;
+    let seats = stmt
+        .query_map([match_id], |r| r.get::<_, i64>(0))
+        .map_err(sql_err)?
+        .collect::<rusqlite::Result<Vec<_>>>()
+        .map_err(sql_err)?;
+    decode_seats(seats)
+}
+
 fn match_exists(conn: &Connection, match_id: &str) -> StoreResult<bool> {
     conn.prepare_cached("SELECT 1 FROM matches WHERE id = ?1")
         .and_then(|mut s| s.exists([match_id]))
@@ -769,6 +782,13 @@ impl Store for SqliteStore {
             {
                 insert.execute(params![hash, m.id]).map_err(sql_err)?;
             }
+            let mut open = c
+                .prepare_cached("INSERT INTO open_seats (match_id, seat) VALUES (?1, ?2)")
+                .map_err(sql_err)?;
+            for seat in open_seats_at_creation(&m) {
+                open.execute(params![m.id, i64::from(seat)])
+                    .map_err(sql_err)?;
+            }
             Ok(((), Vec::new()))
         })
         .await
@@ -860,6 +880,147 @@ impl Store for SqliteStore {
             rows.into_iter().map(match_of).collect()
         })
         .await
+    }
+
+    async fn claim_seat(
+        &self,
+        match_id: &str,
+        token_hash: &str,
+        name: Option<&str>,
+        now_ms: i64,
+    ) -> StoreResult<SeatClaim> {
+        let (match_id, token_hash) = (match_id.to_owned(), token_hash.to_owned());
+        let name = name.map(str::to_owned);
+        // One write job: the single writer runs it alone inside its transaction, so the read
+        // of the lowest open seat and the writes that take it cannot interleave with another
+        // claim.
+        self.write(move |c| {
+            let row: Option<(String, String)> = c
+                .query_row(
+                    "SELECT status, seat_token_hashes FROM matches WHERE id = ?1",
+                    [&match_id],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .optional()
+                .map_err(sql_err)?;
+            let Some((status, hashes)) = row else {
+                return Err(StoreError::NotFound(format!("match {match_id}")));
+            };
+            let lowest: Option<i64> = c
+                .query_row(
+                    "SELECT MIN(seat) FROM open_seats WHERE match_id = ?1",
+                    [&match_id],
+                    |r| r.get(0),
+                )
+                .map_err(sql_err)?;
+            let (seat, hashes) = match decide_claim(&status, &hashes, lowest, &token_hash)? {
+                ClaimDecision::Refuse(answer) => return Ok((answer, Vec::new())),
+                ClaimDecision::Take { seat, hashes } => (seat, hashes),
+            };
+            c.execute(
+                "DELETE FROM open_seats WHERE match_id = ?1 AND seat = ?2",
+                params![match_id, i64::from(seat)],
+            )
+            .map_err(sql_err)?;
+            c.execute(
+                "UPDATE matches SET seat_token_hashes = ?2,
+                     last_activity_ms = MAX(last_activity_ms, ?3)
+                 WHERE id = ?1",
+                params![match_id, hashes, now_ms],
+            )
+            .map_err(sql_err)?;
+            c.execute(
+                "INSERT INTO match_tokens (token_hash, match_id) VALUES (?1, ?2)
+                 ON CONFLICT DO NOTHING",
+                params![token_hash, match_id],
+            )
+            .map_err(sql_err)?;
+            if let Some(name) = name {
+                c.execute(
+                    "INSERT INTO seat_names (match_id, seat, name) VALUES (?1, ?2, ?3)
+                     ON CONFLICT (match_id, seat) DO UPDATE SET name = excluded.name",
+                    params![match_id, i64::from(seat), name],
+                )
+                .map_err(sql_err)?;
+            }
+            Ok((SeatClaim::Claimed(seat), Vec::new()))
+        })
+        .await
+    }
+
+    async fn list_open_matches(&self, limit: u32) -> StoreResult<Vec<OpenMatch>> {
+        self.read(move |c| {
+            let mut stmt = c
+                .prepare_cached(&format!(
+                    "SELECT {MATCH_COLUMNS} FROM matches WHERE status = 'active' AND id IN (
+                         SELECT match_id FROM open_seats)
+                     ORDER BY created_at_ms DESC, id DESC LIMIT ?1"
+                ))
+                .map_err(sql_err)?;
+            let rows = stmt
+                .query_map([i64::from(limit)], raw_match)
+                .map_err(sql_err)?
+                .collect::<rusqlite::Result<Vec<_>>>()
+                .map_err(sql_err)?;
+            let mut seats = c
+                .prepare_cached("SELECT seat FROM open_seats WHERE match_id = ?1 ORDER BY seat")
+                .map_err(sql_err)?;
+            let mut open = Vec::new();
+            for raw in rows {
+                let record = match_of(raw)?;
+                let raw_seats = seats
+                    .query_map([&record.id], |r| r.get::<_, i64>(0))
+                    .map_err(sql_err)?
+                    .collect::<rusqlite::Result<Vec<_>>>()
+                    .map_err(sql_err)?;
+                open.push(OpenMatch {
+                    record,
+                    open_seats: decode_seats(raw_seats)?,
+                });
+            }
+            Ok(open)
+        })
+        .await
+    }
+
+    async fn seat_names(&self, match_id: &str) -> StoreResult<Vec<(u16, String)>> {
+        let match_id = match_id.to_owned();
+        self.read(move |c| {
+            let mut stmt = c
+                .prepare_cached(
+                    "SELECT seat, name FROM seat_names WHERE match_id = ?1 ORDER BY seat",
+                )
+                .map_err(sql_err)?;
+            let rows = stmt
+                .query_map([match_id], |r| {
+                    Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+                })
+                .map_err(sql_err)?
+                .collect::<rusqlite::Result<Vec<_>>>()
+                .map_err(sql_err)?;
+            let (seats, names): (Vec<i64>, Vec<String>) = rows.into_iter().unzip();
+            Ok(decode_seats(seats)?.into_iter().zip(names).collect())
+        })
+        .await
+    }
+
+    async fn mark_ready(&self, match_id: &str, seat: u16) -> StoreResult<Vec<u16>> {
+        let match_id = match_id.to_owned();
+        self.write(move |c| {
+            require_match(c, &match_id)?;
+            c.execute(
+                "INSERT INTO ready_marks (match_id, seat) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
+                params![match_id, i64::from(seat)],
+            )
+            .map_err(sql_err)?;
+            Ok((ready_in(c, &match_id)?, Vec::new()))
+        })
+        .await
+    }
+
+    async fn ready_seats(&self, match_id: &str) -> StoreResult<Vec<u16>> {
+        let match_id = match_id.to_owned();
+        self.read(move |c| ready_in(c, &match_id)).await
     }
 
     async fn archive_idle(&self, idle_before_ms: i64) -> StoreResult<Vec<String>> {

@@ -2,6 +2,8 @@
 //! snapshot and log on first use, caught up with other nodes' commits, and forgotten when idle.
 
 use super::*;
+use crate::auth::{self, Role};
+use turnstile_runtime::SeatKind;
 
 /// How many log records one store read takes.
 const LOG_PAGE: u32 = 5_000;
@@ -30,8 +32,14 @@ pub(crate) struct Lifecycle {
 pub(crate) struct Slot {
     /// The match id.
     pub(crate) id: String,
-    /// Its record as created (token hashes, game, seats).
+    /// Its record as created (token hashes, game, seats). Seats claimed later (`POST
+    /// …/join`) are in `seat_hashes`, not here.
     pub(crate) record: MatchRecord,
+    /// The seats' token hashes as this node last read them: the record's, plus the open seats
+    /// claimed since (by this node, or by another one and read back from the store).
+    seat_hashes: StdMutex<Vec<Option<String>>>,
+    /// The names players gave when they claimed seats, as last read.
+    names: StdMutex<BTreeMap<u16, String>>,
     /// Its stored lifecycle.
     pub(crate) lifecycle: StdMutex<Lifecycle>,
     /// The loaded match; `None` until loaded, or after a failed write (reload on next use).
@@ -63,6 +71,8 @@ impl Slot {
                 status: record.status,
                 outcome: record.outcome.clone(),
             }),
+            seat_hashes: StdMutex::new(record.seat_token_hashes.clone()),
+            names: StdMutex::new(BTreeMap::new()),
             record,
             state: Arc::new(Mutex::new(None)),
             live,
@@ -101,6 +111,57 @@ impl Slot {
     /// The seats as created.
     pub(crate) fn seat_specs(&self) -> Vec<SeatSpec> {
         serde_json::from_value(self.record.seats.clone()).unwrap_or_default()
+    }
+
+    /// Whether the match was created with seats left open to be claimed (a human seat
+    /// without a token).
+    pub(crate) fn joinable(&self) -> bool {
+        let specs = self.seat_specs();
+        self.record
+            .seat_token_hashes
+            .iter()
+            .zip(&specs)
+            .any(|(hash, spec)| hash.is_none() && spec.kind == SeatKind::Human)
+    }
+
+    /// The seats still open as this node last read them.
+    pub(crate) fn open_seats(&self) -> Vec<u16> {
+        let specs = self.seat_specs();
+        self.seat_hashes()
+            .iter()
+            .zip(&specs)
+            .enumerate()
+            .filter(|(_, (hash, spec))| hash.is_none() && spec.kind == SeatKind::Human)
+            .filter_map(|(i, _)| u16::try_from(i).ok())
+            .collect()
+    }
+
+    /// The seats' token hashes as this node last read them.
+    pub(crate) fn seat_hashes(&self) -> Vec<Option<String>> {
+        self.seat_hashes
+            .lock()
+            .map(|h| h.clone())
+            .unwrap_or_else(|_| self.record.seat_token_hashes.clone())
+    }
+
+    /// The names given by the players who claimed seats.
+    pub(crate) fn names(&self) -> BTreeMap<u16, String> {
+        self.names.lock().map(|n| n.clone()).unwrap_or_default()
+    }
+
+    /// Records a claim this node made or read back.
+    pub(crate) fn set_claimed(&self, hashes: Vec<Option<String>>, names: BTreeMap<u16, String>) {
+        if let Ok(mut h) = self.seat_hashes.lock() {
+            // A claim only ever fills a seat; never forget one seen before.
+            for (i, hash) in hashes.into_iter().enumerate() {
+                if let (Some(slot), Some(hash)) = (h.get_mut(i), hash) {
+                    *slot = Some(hash);
+                }
+            }
+        }
+        if let Ok(mut n) = self.names.lock() {
+            n.extend(names);
+        }
     }
 }
 
@@ -184,6 +245,55 @@ impl Hub {
             .ok_or_else(|| ApiError::not_found("unknown_match", format!("no match {id:?}")))?;
         let slot = self.insert_slot(Slot::new(record, false));
         Ok(slot)
+    }
+
+    /// Reads the seats claimed since the match was created (on any node) back from the
+    /// store: only matches created with open seats have any.
+    pub(crate) async fn refresh_seats(&self, slot: &Slot) -> Result<(), ApiError> {
+        if !slot.joinable() {
+            return Ok(());
+        }
+        let record = self.store.get_match(&slot.id).await?.ok_or_else(|| {
+            ApiError::not_found("unknown_match", format!("no match {:?}", slot.id))
+        })?;
+        let names = self.store.seat_names(&slot.id).await?.into_iter().collect();
+        slot.set_claimed(record.seat_token_hashes, names);
+        Ok(())
+    }
+
+    /// Who a token hash is in a match: a seat (also one claimed on another node since this
+    /// node loaded the match) or the spectator; 401 `bad_token` otherwise.
+    pub(crate) async fn role(&self, slot: &Slot, token_hash: &str) -> Result<Role, ApiError> {
+        let find = |hashes: &[Option<String>]| {
+            auth::role_in(
+                hashes,
+                slot.record.spectator_token_hash.as_deref(),
+                token_hash,
+            )
+        };
+        if let Some(role) = find(&slot.seat_hashes()) {
+            return Ok(role);
+        }
+        if !slot.open_seats().is_empty() {
+            self.refresh_seats(slot).await?;
+            if let Some(role) = find(&slot.seat_hashes()) {
+                return Ok(role);
+            }
+        }
+        Err(ApiError::unauthorized(
+            "bad_token",
+            "the token names no seat or spectator of this match",
+        ))
+    }
+
+    /// Authenticates a request's bearer token against a match.
+    pub(crate) async fn authenticate(
+        &self,
+        slot: &Slot,
+        headers: &axum::http::HeaderMap,
+    ) -> Result<Role, ApiError> {
+        let token = auth::bearer(headers)?;
+        self.role(slot, &auth::hash_token(token)).await
     }
 
     /// Registers a match just created by this node, already loaded.
