@@ -30,7 +30,7 @@ fn refused(name: &str, args: &[&str], env: &[(&str, &str)], needles: &[&str]) {
         .arg("--database")
         .arg(&db)
         .env_remove("TURNSTILE_ADMIN_TOKEN");
-    if !args.iter().any(|a| *a == "--addr") {
+    if !args.contains(&"--addr") {
         command.args(["--addr", "127.0.0.1:0"]);
     }
     command.args(args);

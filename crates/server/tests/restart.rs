@@ -15,7 +15,8 @@ use std::time::Duration;
 use tokio::sync::{broadcast, watch};
 use turnstile_store::{
     AppendOutcome, ContentRecord, LeaseOutcome, LeaseRecord, LogRecord, MatchRecord, MatchStatus,
-    Notification, PutOutcome, RejectionRecord, SnapshotRecord, Store, StoreResult,
+    Notification, OpenMatch, PutOutcome, RejectionRecord, SeatClaim, SnapshotRecord, Store,
+    StoreResult,
 };
 
 /// A store whose reads of one match's log wait until the gate opens.
@@ -83,6 +84,29 @@ impl Store for Gated {
         self.inner
             .set_match_status(match_id, status, outcome, now_ms)
             .await
+    }
+    async fn claim_seat(
+        &self,
+        match_id: &str,
+        token_hash: &str,
+        name: Option<&str>,
+        now_ms: i64,
+    ) -> StoreResult<SeatClaim> {
+        self.inner
+            .claim_seat(match_id, token_hash, name, now_ms)
+            .await
+    }
+    async fn list_open_matches(&self, limit: u32) -> StoreResult<Vec<OpenMatch>> {
+        self.inner.list_open_matches(limit).await
+    }
+    async fn seat_names(&self, match_id: &str) -> StoreResult<Vec<(u16, String)>> {
+        self.inner.seat_names(match_id).await
+    }
+    async fn mark_ready(&self, match_id: &str, seat: u16) -> StoreResult<Vec<u16>> {
+        self.inner.mark_ready(match_id, seat).await
+    }
+    async fn ready_seats(&self, match_id: &str) -> StoreResult<Vec<u16>> {
+        self.inner.ready_seats(match_id).await
     }
     async fn list_active_matches(&self) -> StoreResult<Vec<MatchRecord>> {
         self.inner.list_active_matches().await
