@@ -52,15 +52,53 @@ pub struct TurnConfigSchema {
     pub forfeit_after_timeouts: Option<u32>,
 }
 
+/// A kit game's `rules.json` (Connect Four's, Tic-Tac-Toe's): its turn configs and the
+/// default one — a mirror of `turnstile_kit::Rules`, which is read field by field, checked
+/// against the committed files by the staleness test.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[schemars(title = "TurnRules")]
+pub struct TurnRulesSchema {
+    /// The config of a match whose config names none; one of `turnConfigs`.
+    pub default_turn_config: String,
+    /// The turn configs a match may choose among, by id.
+    pub turn_configs: std::collections::BTreeMap<String, TurnConfigSchema>,
+}
+
 /// Every published schema document, in a fixed order: the engine's effect row, then each
 /// game's content types.
 pub fn documents() -> Vec<SchemaDocument> {
     let mut entries = Vec::new();
     entries.extend_from_slice(turnstile_effects::SCHEMAS);
     entries.extend_from_slice(turnstile_duel::SCHEMAS);
+    entries.extend_from_slice(turnstile_clover::SCHEMAS);
     entries.push(SchemaEntry::of::<BundleManifestSchema>("bundle-manifest"));
     entries.push(SchemaEntry::of::<TurnConfigSchema>("turn-config"));
+    entries.push(SchemaEntry::of::<TurnRulesSchema>("turn-rules"));
     schema_documents(&entries)
+}
+
+/// Which published schema each content file of a game's bundle follows, by the file's path
+/// under `games/<game>/content/`: `None` for a file that is not JSON or a sheet (Sokoban's
+/// XSB levels, credits). The staleness test walks every game's content folder through this,
+/// so a new content file without a schema fails it.
+pub fn schema_of(game: &str, path: &str) -> Option<&'static str> {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    match (game, name) {
+        (_, "bundle.json") if game == "clover" => Some("clover-bundle"),
+        (_, "bundle.json") => Some("bundle-manifest"),
+        ("connect4" | "tictactoe", "rules.json") => Some("turn-rules"),
+        ("duel", "rules.json") => Some("duel-rules"),
+        ("duel", "cards.tsv") if !path.contains('/') => Some("duel-card"),
+        ("duel", "statuses.json") => Some("duel-status"),
+        ("duel", "decks.json") => Some("duel-deck"),
+        ("duel", _) if path.starts_with("phases/") => Some("phase-sequence"),
+        ("duel", _) if path.starts_with("effects/") => Some("effect-row"),
+        ("clover", "catalog.tsv") => Some("clover-catalog"),
+        ("clover", "run.json") => Some("clover-run"),
+        ("clover", _) if name.ends_with(".tsv") => Some("effect-row"),
+        _ => None,
+    }
 }
 
 /// The folder the documents are committed in, relative to the workspace root.

@@ -42,10 +42,11 @@ enum Command {
         #[command(subcommand)]
         command: CloverCommand,
     },
-    /// Play a game in the terminal: connect4, tictactoe, duel or clover. Seats are numbered
-    /// from 0, as in the API; cards and options you type count from 1. Every seat is a person
-    /// unless `--seat N=bot:random|bot:strong` says otherwise (clover has one seat; `--seat 0=bot`
-    /// lets its greedy bot play the run).
+    /// Play a game in the terminal: connect4, tictactoe, duel, clover or any registered game.
+    /// Seats are numbered from 0, as in the API; cards and options you type count from 1. Every
+    /// seat is a person unless `--seat N=bot:random|bot:strong` says otherwise (clover has one
+    /// seat; `--seat 0=bot` lets its greedy bot play the run). Duel takes `--seats 2..4`,
+    /// `--clock untimed|standard|blitz` and `--preset`.
     Play {
         /// connect4, tictactoe, duel or clover.
         game: String,
@@ -61,6 +62,12 @@ enum Command {
         /// Duel's phase preset: classic-style, hearthstone-style or priority-window.
         #[arg(long)]
         preset: Option<String>,
+        /// Duel: how many seats, 2 to 4 (seats are numbered from 0).
+        #[arg(long = "seats")]
+        seat_count: Option<u16>,
+        /// Duel's clock: untimed, standard or blitz (other games take `--turn-config`).
+        #[arg(long)]
+        clock: Option<String>,
         /// clover: write the run's replay file here when it ends or you quit.
         #[arg(long)]
         replay: Option<PathBuf>,
@@ -339,13 +346,26 @@ fn main() -> ExitCode {
             seed,
             turn_config,
             preset,
+            seat_count,
+            clock,
             replay,
         } => match game.as_str() {
             "clover" => clover_play::run(&seats, seed, replay.as_deref()),
             _ if replay.is_some() => exit::Outcome::usage("--replay is for clover"),
-            "connect4" | "tictactoe" | "duel" => {
-                play::play(&game, &seats, seed, turn_config, preset)
+            "duel" if turn_config.is_some() => {
+                exit::Outcome::usage("Duel's turn configs are its clocks: use --clock")
             }
+            "duel" => duel_play::run(duel_play::DuelPlay {
+                seats: &seats,
+                seat_count,
+                seed: &seed.unwrap_or_else(play::fresh_seed),
+                preset,
+                clock,
+            }),
+            _ if seat_count.is_some() || clock.is_some() || preset.is_some() => {
+                exit::Outcome::usage("--seats, --clock and --preset are Duel's")
+            }
+            "connect4" | "tictactoe" => play::play(&game, &seats, seed, turn_config),
             // Every other registered game: the registry's generic terminal player.
             _ => generic_play::run(&registry, &game, &seats, seed, turn_config),
         },

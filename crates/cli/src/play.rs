@@ -1,6 +1,6 @@
-//! `turnstile play connect4|tictactoe|duel [--seat N=human|bot:random|bot:strong]...`: a
+//! `turnstile play connect4|tictactoe [--seat N=human|bot:random|bot:strong]...`: a
 //! line-based game in the terminal, between people at one keyboard and bots (Duel's own
-//! screen, with `--preset`, is in `duel_play.rs`).
+//! screen, with `--seats`, `--clock` and `--preset`, is in `duel_play.rs`).
 //!
 //! Every move is a command envelope submitted to a real `Match`, so it passes the same resolver
 //! and yields the same receipts as on the server; bots choose through that resolver too. The
@@ -28,18 +28,16 @@ use turnstile_tictactoe::TicTacToeRules;
 use crate::exit::Outcome;
 
 /// The games `play` knows.
-const GAMES: &str = "connect4, tictactoe, duel";
+const GAMES: &str = "connect4, tictactoe";
 
 /// Plays `game` in the terminal. `seats` are the `--seat N=WHO` arguments (seats numbered from
 /// 0; unnamed seats are human), `seed` the match seed (a fresh one when absent, printed so the
-/// match can be played again), `turn_config` one of the content's turn configs, `preset`
-/// Duel's phase sequence.
+/// match can be played again), `turn_config` one of the content's turn configs.
 pub fn play(
     game: &str,
     seats: &[String],
     seed: Option<String>,
     turn_config: Option<String>,
-    preset: Option<String>,
 ) -> Outcome {
     let players = match parse_seats(seats) {
         Ok(players) => players,
@@ -56,7 +54,6 @@ pub fn play(
         "tictactoe" => {
             run::<TicTacToeRules>(turnstile_tictactoe::bundled(), players, &seed, config)
         }
-        "duel" => crate::duel_play::run(players.map(Player::name), &seed, preset),
         other => Outcome::usage(format!("unknown game {other:?}; play knows {GAMES}")),
     }
 }
@@ -121,7 +118,7 @@ fn parse_seats(args: &[String]) -> Result<[Player; 2], String> {
 
 /// A seed for a match started without one, from the wall clock at this edge (never inside the
 /// match: the seed is an input like any other, and it is printed).
-fn fresh_seed() -> String {
+pub(crate) fn fresh_seed() -> String {
     let nanos = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());
@@ -474,16 +471,13 @@ mod tests {
             assert!(parse_seats(&args(&bad)).is_err(), "{bad:?}");
         }
         assert!(parse_seats(&args(&["1=human", "1=bot:strong"])).is_err());
+        assert_eq!(play("chess", &[], None, None).code, crate::exit::USAGE);
         assert_eq!(
-            play("chess", &[], None, None, None).code,
+            play("connect4", &args(&["3=human"]), None, None).code,
             crate::exit::USAGE
         );
         assert_eq!(
-            play("connect4", &args(&["3=human"]), None, None, None).code,
-            crate::exit::USAGE
-        );
-        assert_eq!(
-            play("connect4", &[], None, Some("marathon".into()), None).code,
+            play("connect4", &[], None, Some("marathon".into())).code,
             crate::exit::USAGE
         );
     }
@@ -506,7 +500,6 @@ mod tests {
             &args(&["0=bot:strong", "1=bot:random"]),
             Some("cli-test".into()),
             None,
-            None,
         );
         assert_eq!(outcome.code, crate::exit::OK);
         let outcome = play(
@@ -514,30 +507,7 @@ mod tests {
             &args(&["0=bot:strong", "1=bot:strong"]),
             Some("cli-test".into()),
             Some("blitz".into()),
-            None,
         );
         assert_eq!(outcome.code, crate::exit::OK);
-    }
-
-    #[test]
-    fn duel_bots_play_a_whole_match_under_every_preset_and_a_bad_preset_is_a_usage_error() {
-        for preset in turnstile_duel::PRESETS {
-            let outcome = play(
-                "duel",
-                &args(&["0=bot:strong", "1=bot:random"]),
-                Some("cli-test".into()),
-                None,
-                Some(preset.into()),
-            );
-            assert_eq!(outcome.code, crate::exit::OK, "{preset}");
-        }
-        let outcome = play(
-            "duel",
-            &args(&["0=bot:random", "1=bot:random"]),
-            None,
-            None,
-            Some("chess-style".into()),
-        );
-        assert_eq!(outcome.code, crate::exit::USAGE);
     }
 }

@@ -389,3 +389,102 @@ fn calculator_errors_print_their_code_once() {
     assert_eq!(out.status.code(), Some(3), "{stderr}");
     assert_eq!(stderr.matches("too_many_cards").count(), 1, "{stderr}");
 }
+
+/// `turnstile play duel --seats 3 --clock blitz` with a person in seat 0: the header names the
+/// seats, clock and preset; the person's hand is listed from 1 with each card's name, cost and
+/// text; quitting ends cleanly. With bots in every seat the match plays to its end.
+#[test]
+fn duel_plays_three_seats_under_blitz_and_shows_the_hand_from_1() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_turnstile"))
+        .args([
+            "play",
+            "duel",
+            "--seats",
+            "3",
+            "--clock",
+            "blitz",
+            "--seed",
+            "cli-duel",
+            "--seat",
+            "1=bot:strong",
+            "--seat",
+            "2=bot:random",
+        ])
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"x\nq\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("Duel for 3 seats under `classic-style`, clock blitz"),
+        "{text}"
+    );
+    assert!(
+        text.contains("seat 0 human, seat 1 bot:strong, seat 2 bot:random"),
+        "{text}"
+    );
+    assert!(
+        text.contains("seat 2: health 30/30"),
+        "three seats shown: {text}"
+    );
+    // The hand, from 1: "    1. Spark (1 mana, spell): Deal 2 damage to the opponent."
+    let first = text
+        .lines()
+        .find(|l| l.starts_with("    1. "))
+        .unwrap_or_else(|| panic!("no hand line in {text}"));
+    assert!(
+        first.contains(" mana, ") && first.contains("): "),
+        "{first}"
+    );
+    assert!(!text.contains("    0. "), "cards count from 1: {text}");
+    assert!(
+        text.contains("? p N [T]"),
+        "a line that is no command is explained: {text}"
+    );
+
+    check(
+        &[
+            "play",
+            "duel",
+            "--seats",
+            "4",
+            "--clock",
+            "standard",
+            "--preset",
+            "priority-window",
+            "--seed",
+            "cli-duel",
+            "--seat",
+            "0=bot:random",
+            "--seat",
+            "1=bot:strong",
+            "--seat",
+            "2=bot:random",
+            "--seat",
+            "3=bot:strong",
+        ],
+        0,
+        &["Duel for 4 seats", "Match over:"],
+    );
+    check(
+        &["play", "duel", "--seats", "5"],
+        2,
+        &["Duel takes 2 to 4 seats"],
+    );
+    check(
+        &["play", "connect4", "--clock", "blitz"],
+        2,
+        &["--seats, --clock and --preset are Duel's"],
+    );
+}

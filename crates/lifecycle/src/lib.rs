@@ -42,7 +42,7 @@ use turnstile_formula::{Formula, Value, VariableSchema, VariableSource};
 use turnstile_phases::ExitReason;
 use turnstile_turns::{
     Commander, CommanderId, MatchTurns, SkipReason, TurnConfigId, TurnData, TurnEndReason,
-    TurnError, TurnEvent, TurnSignals, TurnStatus, Turns,
+    TurnError, TurnEvent, TurnSignals, TurnStatus, TurnType, Turns,
 };
 
 /// The turn end reason of an explicit end-turn action; it leaves the activation as
@@ -103,6 +103,13 @@ pub trait LifecycleHooks {
         round: u64,
         effects: &[String],
     ) -> Result<(), LifecycleError>;
+    /// The kind of turn `seat`'s activation that begins now is, asked before
+    /// [`LifecycleHooks::start_activation`]: `Play` (the default) while the seat may act, or
+    /// `Countdown` while its play is on hold (Duel: a seat channelling a delayed spell). The
+    /// turn framework records the type (a `TurnTypeChanged` event when it changes).
+    fn turn_type(&mut self, _seat: Seat) -> TurnType {
+        TurnType::Play
+    }
     /// `seat`'s activation began (refresh, draw, phase entry).
     fn start_activation(&mut self, seat: Seat, round: u64) -> Result<(), LifecycleError>;
     /// `seat`'s activation is ending for `reason` (phase exit, end-of-turn effects, statuses).
@@ -339,6 +346,13 @@ impl<H: LifecycleHooks> TurnSignals<(), ()> for Lifecycle<'_, H> {
                 self.run_round(turns, RoundHook::EndRound, self.rounds.started);
             }
             self.run_round(turns, RoundHook::StartRound, round);
+        }
+        if let Some(seat) = turns.clock().current().player {
+            if !self.hooks.is_over() {
+                let kind = self.hooks.turn_type(seat);
+                let typed = turns.set_type(kind).map_err(LifecycleError::from);
+                self.fail(typed);
+            }
         }
         self.flush(turns);
         if let Some(seat) = turns.clock().current().player {

@@ -23,10 +23,10 @@ impl PhaseHost for CountingHost {
     type Step = ();
 
     fn variables(&self, context: &EdgeContext<'_>) -> impl VariableSource {
-        let mut values = [Value::Int(0); 17];
+        let mut values = [Value::Int(0); 16];
         values[1] = Value::Int(2);
         values[4] = Value::Int(context.phase.order);
-        values[14] = Value::Bool(context.command.is_some_and(|c| c.tags.contains(&"spell")));
+        values[13] = Value::Bool(context.command.is_some_and(|c| c.tags.contains(&"spell")));
         values
     }
 
@@ -47,8 +47,12 @@ impl PhaseHost for CountingHost {
 }
 
 fn benches(c: &mut Criterion) {
-    let schema =
-        phase_condition_schema(&["hp", "mana"], &["spell", "response", "closes_window"]).unwrap();
+    let schema = phase_condition_schema(
+        &["hp", "mana"],
+        &["spell", "response", "closes_window"],
+        &[],
+    )
+    .unwrap();
     let context = ValidationContext::new(&schema);
 
     let mut group = c.benchmark_group("validate");

@@ -50,7 +50,7 @@ pub use reducer::{
     phase_fingerprint, EdgeContext, EffectMoment, ExitReason, HostFailure, PhaseCommand,
     PhaseError, PhaseGraphReducer, PhaseHost, PhaseOutcome, PhaseRecord, PhaseTransition,
 };
-pub use schema::{phase_condition_schema, RESOURCE_SCOPES, STANDARD_VARIABLES};
+pub use schema::{command_flags, phase_condition_schema, RESOURCE_SCOPES, STANDARD_VARIABLES};
 pub use sequence::{PhaseCatalog, PhaseSequence};
 pub use state::{PhaseState, PhaseStateError, ResolvedPhase};
 pub use step::ActivationStep;

@@ -17,7 +17,7 @@ pub const CLASSIC_STYLE: &str = include_str!("../presets/classic-style.json");
 /// resources and the draw phase's draws a card.
 pub const HEARTHSTONE_STYLE: &str = include_str!("../presets/hearthstone-style.json");
 
-/// `priority-window`: after a `PLAY_CARD` or `POWER`, a response window in which the other
+/// `priority-window`: after a `PLAY_CARD`, a response window in which the other
 /// seats respond (actions tagged `response`) or pass (`PASS_PRIORITY`); the pass that closes
 /// the window carries the tag `closes_window` and returns to the action phase.
 pub const PRIORITY_WINDOW: &str = include_str!("../presets/priority-window.json");

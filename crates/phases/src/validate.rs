@@ -50,6 +50,10 @@ pub struct ValidationContext<'a> {
     /// Whether the content defines an effect id; `None` leaves effect references unchecked
     /// (the host then resolves them when it runs them).
     pub effect_exists: Option<&'a dyn Fn(&str) -> bool>,
+    /// The command types the game has; `None` leaves `allowedActions` and edges'
+    /// `commandTypes` unchecked. Publishable content announces no capability the game lacks
+    /// (seed 002), so a game passes its types and a preset naming another is refused.
+    pub command_types: Option<&'a [&'a str]>,
 }
 
 impl<'a> ValidationContext<'a> {
@@ -59,6 +63,7 @@ impl<'a> ValidationContext<'a> {
         ValidationContext {
             schema,
             effect_exists: None,
+            command_types: None,
         }
     }
 
@@ -66,6 +71,15 @@ impl<'a> ValidationContext<'a> {
     pub fn with_effects(self, effect_exists: &'a dyn Fn(&str) -> bool) -> ValidationContext<'a> {
         ValidationContext {
             effect_exists: Some(effect_exists),
+            ..self
+        }
+    }
+
+    /// The same context, also refusing (`unknown_command_type`) an allowed action or an
+    /// edge's command type that is not one of `types`.
+    pub fn with_command_types(self, types: &'a [&'a str]) -> ValidationContext<'a> {
+        ValidationContext {
+            command_types: Some(types),
             ..self
         }
     }
@@ -333,6 +347,40 @@ impl Validator<'_> {
                                 format!(
                                     "{}: {list} names effect `{effect}`, which the content does not define",
                                     self.phase_name(p)
+                                ),
+                            );
+                        }
+                    }
+                }
+            }
+
+            if let Some(types) = self.context.command_types {
+                for (k, action) in phase.allowed_actions.iter().enumerate() {
+                    if !types.contains(&action.as_str()) {
+                        self.report(
+                            format!("/phases/{p}/allowedActions/{k}"),
+                            "unknown_command_type",
+                            format!(
+                                "{}: allowedActions names `{action}`, a command type the game does \
+                                 not have (it has {}); content must not announce what the game \
+                                 cannot do",
+                                self.phase_name(p),
+                                types.join(", ")
+                            ),
+                        );
+                    }
+                }
+                for (e, edge) in phase.edges.iter().enumerate() {
+                    for (k, command) in edge.command_types.iter().enumerate() {
+                        if !types.contains(&command.as_str()) {
+                            self.report(
+                                format!("/phases/{p}/edges/{e}/commandTypes/{k}"),
+                                "unknown_command_type",
+                                format!(
+                                    "{}: commandTypes names `{command}`, a command type the game \
+                                     does not have (it has {}); the edge could never fire on it",
+                                    self.edge_name(p, e),
+                                    types.join(", ")
                                 ),
                             );
                         }

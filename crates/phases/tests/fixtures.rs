@@ -3,7 +3,7 @@
 //! under `fixtures/valid/` (the three presets among them).
 //!
 //! Every fixture is checked against one context: the schema
-//! `phase_condition_schema(&["hp", "mana"], &["spell", "response", "closes_window"])` and the
+//! `phase_condition_schema(&["hp", "mana"], &["spell", "response", "closes_window"], &[])` and the
 //! effect ids `refresh-resources`, `draw-card`, `heal`. Run with `UPDATE_EXPECT=1` to rewrite
 //! the `.expected` files after a deliberate change of messages, then review the diff.
 
@@ -33,8 +33,12 @@ fn json_files(folder: &Path) -> Vec<PathBuf> {
 
 /// Validates `input` (read from `file`) and renders its problems one a line, or `ok`.
 fn validate(file: &str, input: &str) -> String {
-    let schema =
-        phase_condition_schema(&["hp", "mana"], &["spell", "response", "closes_window"]).unwrap();
+    let schema = phase_condition_schema(
+        &["hp", "mana"],
+        &["spell", "response", "closes_window"],
+        &[],
+    )
+    .unwrap();
     let known = |id: &str| KNOWN_EFFECTS.contains(&id);
     let context = ValidationContext::new(&schema).with_effects(&known);
     match load_sequence(file, input, &context) {
@@ -148,7 +152,7 @@ fn presets_are_valid_fixtures_and_unchanged_copies() {
             "tests/fixtures/valid/{file} drifted from presets/{file}"
         );
     }
-    let schema = phase_condition_schema(&[], &[]).unwrap();
+    let schema = phase_condition_schema(&[], &[], &[]).unwrap();
     let known = |id: &str| presets::PRESET_EFFECTS.contains(&id);
     let catalog =
         presets::preset_catalog(&ValidationContext::new(&schema).with_effects(&known)).unwrap();
@@ -161,7 +165,7 @@ fn presets_are_valid_fixtures_and_unchanged_copies() {
 
 #[test]
 fn a_sequence_id_shared_by_two_files_is_refused() {
-    let schema = phase_condition_schema(&[], &[]).unwrap();
+    let schema = phase_condition_schema(&[], &[], &[]).unwrap();
     let problems = PhaseCatalog::load(
         [
             ("a.json", presets::CLASSIC_STYLE),
@@ -186,7 +190,7 @@ fn limits_on_phases_and_edges() {
         validate_sequence, EdgeDefinition, EdgeTrigger, PhaseDefinition, PhaseRole,
         PhaseSequenceDefinition, MAX_EDGES_PER_PHASE, MAX_PHASES,
     };
-    let schema = phase_condition_schema(&[], &[]).unwrap();
+    let schema = phase_condition_schema(&[], &[], &[]).unwrap();
     let context = ValidationContext::new(&schema);
     let phase = |i: usize, edges: usize| PhaseDefinition {
         phase_id: format!("p{i}"),

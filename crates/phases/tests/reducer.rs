@@ -213,6 +213,49 @@ fn the_highest_priority_edge_whose_filters_and_condition_pass_fires() {
     assert_eq!(fired(1, "POWER", &[]), "");
 }
 
+/// A condition names the command type as content does everywhere (`command.POWER`), never a
+/// per-game integer code: the flag of the judged command's type is true, every other false.
+#[test]
+fn a_condition_names_the_command_type_it_fires_on() {
+    const BY_TYPE: &str = r#"{
+  "sequenceId": "by-type", "version": 1, "entryPhaseId": "start", "maxAutomaticTransitions": 8,
+  "phases": [
+    { "phaseId": "start", "role": "Start", "order": 1,
+      "edges": [ { "edgeId": "start-to-action", "targetPhaseId": "action", "trigger": "Automatic" } ] },
+    { "phaseId": "action", "role": "Middle", "order": 2, "allowedActions": ["PLAY_CARD", "POWER"],
+      "edges": [
+        { "edgeId": "powered", "targetPhaseId": "end", "trigger": "Command", "priority": 1,
+          "condition": "command.POWER and round >= 2" },
+        { "edgeId": "action-to-end", "targetPhaseId": "end", "trigger": "ActivationExit" } ] },
+    { "phaseId": "end", "role": "End", "order": 3 }
+  ]
+}"#;
+    let catalog = catalog(&[("by-type.json", BY_TYPE)]);
+    let reducer = PhaseGraphReducer::new(&catalog, revision());
+    let action = at("action", "by-type");
+    let fired = |round: i64, command_type: &str| {
+        let mut host = RecordingHost {
+            round,
+            ..RecordingHost::new()
+        };
+        let outcome = reducer
+            .command(&action, command(command_type, &[]), &mut host)
+            .unwrap();
+        outcome
+            .transitions()
+            .map(|t| t.edge_id.clone())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    assert_eq!(fired(2, "POWER"), "powered");
+    assert_eq!(fired(2, "PLAY_CARD"), "", "another type's flag is false");
+    assert_eq!(
+        fired(1, "POWER"),
+        "",
+        "the rest of the condition still counts"
+    );
+}
+
 #[test]
 fn a_command_without_an_edge_leaves_the_cursor_but_automatic_edges_still_run() {
     let catalog = catalog(&[("priorities.json", PRIORITIES)]);

@@ -58,6 +58,38 @@ pub struct CatalogEntry {
     pub text: String,
 }
 
+/// clover's `bundle.json`: which files hold effect rows and which the catalog. The loader
+/// reads every sheet and JSON file of the bundle by its own shape, so this type is what the
+/// manifest's JSON Schema (`clover-bundle`) is generated from, and a test reads the shipped
+/// manifest with it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CloverManifest {
+    /// `clover`.
+    pub game: String,
+    /// The files, by role.
+    pub files: CloverManifestFiles,
+}
+
+/// The files of a clover bundle, by role.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CloverManifestFiles {
+    /// Files of effect rows: sheets (`*.tsv`) or JSON lists (`run.json`, schema `clover-run`).
+    pub effects: Vec<String>,
+    /// The catalog sheet (rows of schema `clover-catalog`).
+    pub catalog: String,
+}
+
+/// The JSON Schemas of clover's content file types, for `turnstile content schema`: a catalog
+/// row (`catalog.tsv`), the JSON list of effect rows (`run.json`; the sheets of effect rows
+/// follow the engine's `effect-row`), and the manifest.
+pub const SCHEMAS: &[turnstile_sheets::SchemaEntry] = &[
+    turnstile_sheets::SchemaEntry::of::<CatalogEntry>("clover-catalog"),
+    turnstile_sheets::SchemaEntry::of::<Vec<turnstile_effects::EffectRow>>("clover-run"),
+    turnstile_sheets::SchemaEntry::of::<CloverManifest>("clover-bundle"),
+];
+
 /// The files of the shipped bundle, by their paths inside `content/` (which `bundle.json`
 /// lists too).
 pub const EFFECT_FILES: &[(&str, &str)] = &[

@@ -26,7 +26,7 @@ pub mod run;
 pub mod score;
 pub mod state;
 
-pub use content::{content_report, Content, ContentReport};
+pub use content::{content_report, CloverManifest, Content, ContentReport, SCHEMAS};
 pub use game::{bot_action, Clover, CloverAction, CloverConfig, CloverContent, CloverState};
 pub use score::{score_hand, ScoreError, ScoreReceipt};
 pub use state::{Joker, RunState};

@@ -31,7 +31,12 @@ pub fn score(view: &DuelView, seat: Seat) -> i64 {
         })
     };
     let hand = |s: Option<&crate::SeatView>| s.map_or(0, |s| i64::from(s.hand_count));
-    health(mine) - 2 * health(theirs) + board(mine) - board(theirs) + hand(mine)
+    // A channelled spell is damage on its way, which a preview does not show yet: count it
+    // as a strong card still to come.
+    let channel =
+        |s: Option<&crate::SeatView>| s.map_or(0, |s| i64::from(s.channel.is_some()) * 12);
+    health(mine) - 2 * health(theirs) + board(mine) - board(theirs) + hand(mine) + channel(mine)
+        - channel(theirs)
 }
 
 /// Chooses the best-previewed candidate for `seat`, or `None` with no legal action.

@@ -46,6 +46,19 @@ pub const PHASE_RESOURCES: &[&str] = &["health", "mana", "max_mana"];
 /// Card tags phase-edge conditions may read as `tag_<tag>`.
 pub const PHASE_TAGS: &[&str] = &["spell", "response", "unit"];
 
+/// Every command type a seat can send: what a phase may allow (`allowedActions`), an edge
+/// may fire on (`commandTypes`) and a condition may name (`command.<TYPE>`). A phase file
+/// naming any other type is refused at load (`unknown_command_type`), so no preset announces
+/// a capability Duel lacks.
+pub const COMMAND_TYPES: &[&str] = &[
+    crate::PLAY_CARD,
+    crate::END_TURN,
+    crate::PASS_PRIORITY,
+    crate::SKIP,
+    crate::JOIN,
+    crate::RESIGN,
+];
+
 /// The custom trigger on which named effects (`effect:<effectId>`) run, whether a phase's entry
 /// or exit lists them or an activation hook runs them.
 pub const RUN_TRIGGER: &str = "OnRun";
@@ -386,6 +399,7 @@ pub fn vocabulary() -> EffectVocabulary {
             .resource("max_health", ResourceKind::State)?
             .resource("mana", ResourceKind::State)?
             .resource("max_mana", ResourceKind::State)?
+            .resource("attack_bonus", ResourceKind::Rule)?
             .status("poison")?
             .status("stun")?
             .status("shield")?
@@ -437,15 +451,16 @@ fn compile_effects(
 fn compile_phases(
     definitions: Vec<(String, PhaseSequenceDefinition)>,
 ) -> Result<CompiledPhases, Vec<ContentProblem>> {
-    let schema = phase_condition_schema(PHASE_RESOURCES, PHASE_TAGS).map_err(|e| {
-        vec![ContentProblem::new(
-            "",
-            Location::File,
-            "bad_schema",
-            e.to_string(),
-        )]
-    })?;
-    let context = ValidationContext::new(&schema);
+    let schema =
+        phase_condition_schema(PHASE_RESOURCES, PHASE_TAGS, COMMAND_TYPES).map_err(|e| {
+            vec![ContentProblem::new(
+                "",
+                Location::File,
+                "bad_schema",
+                e.to_string(),
+            )]
+        })?;
+    let context = ValidationContext::new(&schema).with_command_types(COMMAND_TYPES);
     let catalog = PhaseCatalog::from_definitions(
         definitions.iter().map(|(f, d)| (f.as_str(), d.clone())),
         &context,
@@ -704,8 +719,9 @@ pub fn load(source: &BundleSource) -> Result<DuelContent, Vec<ContentProblem>> {
 
     // Phase sequences, validated by crates/phases, their effect ids checked against the rows.
     let mut definitions = Vec::new();
-    let schema = phase_condition_schema(PHASE_RESOURCES, PHASE_TAGS).unwrap_or_default();
-    let context = ValidationContext::new(&schema);
+    let schema =
+        phase_condition_schema(PHASE_RESOURCES, PHASE_TAGS, COMMAND_TYPES).unwrap_or_default();
+    let context = ValidationContext::new(&schema).with_command_types(COMMAND_TYPES);
     for path in files_of("phases") {
         match source.text(&path) {
             Ok(text) => match turnstile_phases::load_sequence(&path, text, &context) {

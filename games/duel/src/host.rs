@@ -12,7 +12,7 @@ use turnstile_effects::{
 use turnstile_formula::{Value, VariableSource};
 use turnstile_phases::{EdgeContext, EffectMoment, HostFailure, PhaseDefinition, PhaseHost};
 
-use crate::content::{DuelContent, PHASE_RESOURCES, PHASE_TAGS, RUN_TRIGGER};
+use crate::content::{DuelContent, COMMAND_TYPES, PHASE_RESOURCES, PHASE_TAGS, RUN_TRIGGER};
 use crate::state::{CardInstance, DuelEvent, DuelState};
 
 /// A refusal or failure of the rules, with a stable code.
@@ -85,6 +85,23 @@ impl<'a> Host<'a> {
             .resolve(self, event, &mut steps)
             .map_err(|e| RuleError::new("effect_failed", e.to_string()))?;
         Ok(steps)
+    }
+
+    /// Rebuilds the rule resources (docs/effects.md, "Rules are rebuilt"): reset, then the
+    /// ledger's lasting changes (layer 2), the passive rows, this round's changes. Run at
+    /// every round start, so a rule can hold only while the ledger says it does.
+    pub(crate) fn rebuild_rules(&mut self) -> Result<(), RuleError> {
+        let content = self.content;
+        let handlers = crate::content::handlers();
+        let mut executor = Executor::new(&content.effects.table, &handlers);
+        let mut steps = Vec::new();
+        executor
+            .rebuild(self, &mut steps)
+            .map_err(|e| RuleError::new("effect_failed", e.to_string()))?;
+        if !steps.is_empty() {
+            self.events.push(DuelEvent::Effects { steps });
+        }
+        Ok(())
     }
 
     /// Runs the named effect `effect:<id>` for the active seat.
@@ -202,6 +219,7 @@ impl EffectHost for Host<'_> {
             "max_health" => Some(seat.max_health),
             "mana" => Some(seat.mana),
             "max_mana" => Some(seat.max_mana),
+            "attack_bonus" => Some(seat.attack_bonus),
             _ => None,
         }
     }
@@ -225,6 +243,7 @@ impl EffectHost for Host<'_> {
             "max_health" => &mut seat.max_health,
             "mana" => &mut seat.mana,
             "max_mana" => &mut seat.max_mana,
+            "attack_bonus" => &mut seat.attack_bonus,
             _ => return Err(HostError::no_resource(target, resource)),
         };
         *slot = value;
@@ -247,7 +266,13 @@ impl EffectHost for Host<'_> {
         &mut self.state.ledger
     }
 
-    fn reset_rules(&mut self) {}
+    /// Rule resources back to their defaults before a rebuild re-applies the ledger (layer
+    /// 2) and the passive rows: every seat's `attack_bonus` is 0.
+    fn reset_rules(&mut self) {
+        for seat in &mut self.state.seats {
+            seat.attack_bonus = 0;
+        }
+    }
 
     /// Draws from the top of the seat's deck. An empty deck deals fatigue: 1 damage for the
     /// first draw that finds it empty, 2 for the next, and so on. A card drawn into a full
@@ -363,11 +388,6 @@ impl PhaseHost for Host<'_> {
             Value::Int(i64::from(s.turn)),
             Value::Int(i64::try_from(s.step.current()).unwrap_or(i64::MAX)),
             Value::Int(context.phase.order),
-            Value::Int(
-                context
-                    .command
-                    .map_or(0, |c| crate::state::command_code(c.command_type)),
-            ),
         ];
         for scope in [active, active, other, active] {
             for resource in PHASE_RESOURCES {
@@ -384,6 +404,10 @@ impl PhaseHost for Host<'_> {
                 context.command.is_some_and(|c| c.tags.contains(tag)),
             ));
         }
+        values.extend(turnstile_phases::command_flags(
+            COMMAND_TYPES,
+            context.command.map(|c| c.command_type),
+        ));
         PhaseVariables(values)
     }
 

@@ -30,7 +30,8 @@ pub use content::{
 };
 pub use host::{Host, RuleError};
 pub use state::{
-    CardInstance, DuelAction, DuelEvent, DuelResult, DuelState, SeatState, Standing, UnitInstance,
+    CardInstance, Channel, DuelAction, DuelEvent, DuelResult, DuelState, SeatState, Standing,
+    UnitInstance,
 };
 pub use view::{DuelView, SeatView};
 
@@ -52,6 +53,15 @@ pub const JOIN: &str = "JOIN";
 pub const TIMEOUT: &str = "TIMEOUT";
 /// The system's ClockResumed.
 pub const CLOCK_RESUMED: &str = "CLOCK_RESUMED";
+
+/// The card tag that makes its owner's play a turn-framework `Play`: the activation is
+/// `Resolving` while the card (and any response stacked on it) resolves, then ends `Resolved`.
+pub const ENDS_TURN_TAG: &str = "ends_turn";
+
+/// The card tag of a delayed spell: played, it is set aside; its controller's next
+/// activation is a `Countdown` (play on hold: only `END_TURN`, `SKIP`, `RESIGN`), and the card
+/// resolves when that activation ends.
+pub const CHANNEL_TAG: &str = "channel";
 
 /// The clocks the shipped content offers (`lifecycle.clocks` of `rules.json`).
 pub const CLOCKS: [&str; 3] = ["untimed", "standard", "blitz"];
@@ -135,7 +145,7 @@ pub struct DuelPlan {
     events: Vec<DuelEvent>,
 }
 
-fn card_tags<'c>(
+pub(crate) fn card_tags<'c>(
     content: &'c DuelContent,
     state: &DuelState,
     seat: Seat,
@@ -191,10 +201,14 @@ pub(crate) fn filter(
             format!("seat {} is not at the table", seat.0),
         ));
     }
-    if lifecycle.acting().is_none() || !lifecycle.is_active() {
+    // A `Resolving` activation takes no command but the priority window's (spec/turns.md:
+    // responses and passes are the one exception); the holder check below decides who.
+    let resolving_window = state.priority.is_open()
+        && lifecycle.turns.clock().current().status == turnstile_turns::TurnStatus::Resolving;
+    if lifecycle.acting().is_none() || !(lifecycle.is_active() || resolving_window) {
         return Err(Rejection::new(
             "turn_not_active",
-            "no activation is running",
+            "no activation is running, or it is resolving a play",
         ));
     }
     if *action == DuelAction::Skip {
@@ -214,6 +228,17 @@ pub(crate) fn filter(
         .resolve(&state.phase)
         .map_err(|e| Rejection::new(e.code(), e.to_string()))?;
     state.priority.check(seat)?;
+    if matches!(action, DuelAction::PlayCard { .. })
+        && lifecycle.turns.clock().current().turn_type == turnstile_turns::TurnType::Countdown
+    {
+        return Err(Rejection::new(
+            "not_play_turn",
+            format!(
+                "seat {} is channelling a card: this activation is a countdown, so end or skip it",
+                seat.0
+            ),
+        ));
+    }
     let tags = match action {
         DuelAction::PlayCard { hand, .. } => card_tags(content, state, seat, *hand),
         _ => Vec::new(),

@@ -14,10 +14,11 @@ use turnstile_phases::{
     presets::CLOSES_WINDOW_TAG, ActivationStep, ExitReason, PassOutcome, PhaseCommand,
     PhaseGraphReducer, PhaseRecord, PhaseState, PriorityWindow, StackEntry, WindowAfter,
 };
-use turnstile_turns::{SkipReason, TurnEndReason, TurnEvent};
+use turnstile_turns::{SkipReason, TurnEndReason, TurnEvent, TurnStatus, TurnType};
 
 use crate::content::DuelContent;
 use crate::host::{Host, Resolving, RuleError};
+use crate::{card_tags, CHANNEL_TAG, ENDS_TURN_TAG};
 use crate::{CLOCK_RESUMED, END_TURN, JOIN, PASS_PRIORITY, PLAY_CARD, RESIGN, SKIP, TIMEOUT};
 
 /// One card in a zone: a thing id (unique in the match) and the card it is.
@@ -81,6 +82,29 @@ pub struct SeatState {
     pub fatigue: u32,
     /// Whether the seat is at the table: waiting to join, playing, or out.
     pub standing: Standing,
+    /// What every striking unit of the seat adds to its attack: a **rule** resource, never
+    /// changed in place but rebuilt from the effect ledger (a Banner Bearer's lasting bonus
+    /// is layer 2: it stays after the unit that gave it dies). 0 is not written.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub attack_bonus: i64,
+    /// A `channel` card the seat has played and not yet released: its next activation is a
+    /// `Countdown` (play on hold), at whose end the card resolves. Public: it was played.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channel: Option<Channel>,
+}
+
+/// A delayed spell being channelled (the `channel` tag).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Channel {
+    /// The card, with the seat it aims at.
+    pub card: CardInstance,
+    /// Whether the countdown activation has begun (the card resolves when it ends).
+    pub counting: bool,
+}
+
+fn is_zero(v: &i64) -> bool {
+    *v == 0
 }
 
 /// Whether a seat is at the table.
@@ -302,6 +326,14 @@ pub enum DuelEvent {
         /// The card.
         card: String,
     },
+    /// A `channel` card was set aside: its controller's next activation is a countdown, at
+    /// whose end it resolves.
+    CardChanneled {
+        /// Its controller.
+        seat: Seat,
+        /// The card.
+        card: String,
+    },
     /// A stacked card was discarded unresolved because the activation ended.
     CardFizzled {
         /// Its controller.
@@ -383,19 +415,6 @@ pub enum DuelEvent {
         /// How.
         result: DuelResult,
     },
-}
-
-/// The integer code of a command type, offered to phase conditions as `command_type`.
-pub fn command_code(command_type: &str) -> i64 {
-    match command_type {
-        PLAY_CARD => 1,
-        END_TURN => 2,
-        PASS_PRIORITY => 3,
-        RESIGN => 4,
-        SKIP => 5,
-        JOIN => 6,
-        _ => 0,
-    }
 }
 
 fn phase_error(e: impl std::fmt::Display, code: &'static str) -> RuleError {
@@ -508,6 +527,8 @@ pub fn setup(content: &DuelContent, setup: Setup<'_>) -> Result<DuelState, RuleE
             discard: Vec::new(),
             board: Vec::new(),
             fatigue: 0,
+            attack_bonus: 0,
+            channel: None,
             standing: if late {
                 Standing::Waiting
             } else {
@@ -682,7 +703,18 @@ fn run(
             })?;
             return Ok(());
         }
-        DuelAction::PlayCard { hand, target } => play_card(host, seat, *hand, *target)?,
+        DuelAction::PlayCard { hand, target } => {
+            // The turn owner's own play of an `ends_turn` card is the turn framework's Play:
+            // the activation turns `Resolving` (its clock stops, the owner's commands are
+            // refused) until the card resolves, at once or when the response window's stack
+            // does; then the turn ends with `Resolved`.
+            let ends = !host.state.priority.is_open()
+                && card_tags(host.content, host.state, seat, *hand).contains(&ENDS_TURN_TAG);
+            if ends {
+                drive(host, lifecycle, |t, d| t.play(d, seat, ()))?;
+            }
+            play_card(host, seat, *hand, *target)?;
+        }
         DuelAction::PassPriority => pass_priority(host, seat)?,
         DuelAction::EndTurn => {
             host.state.step.accept();
@@ -698,6 +730,14 @@ fn run(
     }
     // Seats a play or a resignation took out of the match leave the loop now.
     drive(host, lifecycle, |_, _| Ok(()))?;
+    // A `Resolving` activation whose stack is empty has finished resolving: it ends.
+    if host.state.result.is_none()
+        && !host.state.priority.is_open()
+        && lifecycle.turns.clock().turn_in_progress()
+        && lifecycle.turns.clock().current().status == TurnStatus::Resolving
+    {
+        drive(host, lifecycle, |t, d| t.resolve(d))?;
+    }
     resume_stalled(host, lifecycle)
 }
 
@@ -828,7 +868,52 @@ fn command_phase(host: &mut Host<'_>, command_type: &str, tags: &[&str]) -> Resu
     Ok(())
 }
 
-fn resolve_card(host: &mut Host<'_>, mut card: CardInstance, seat: Seat) -> Result<(), RuleError> {
+/// A played card resolves: a `channel` card is set aside instead (see [`Channel`]), to
+/// resolve when its controller's countdown activation ends ([`release_channel`]).
+fn resolve_card(host: &mut Host<'_>, card: CardInstance, seat: Seat) -> Result<(), RuleError> {
+    let channels = host
+        .content
+        .card(&card.card_id)
+        .is_some_and(|c| c.tag_list().any(|t| t == CHANNEL_TAG));
+    if channels {
+        if let Some(s) = host.state.seats.get_mut(usize::from(seat.0)) {
+            host.events.push(DuelEvent::CardChanneled {
+                seat,
+                card: card.card_id.clone(),
+            });
+            s.channel = Some(Channel {
+                card,
+                counting: false,
+            });
+        }
+        return Ok(());
+    }
+    run_card(host, card, seat)
+}
+
+/// The end of a countdown activation: the channelled card resolves now.
+fn release_channel(host: &mut Host<'_>, seat: Seat) -> Result<(), RuleError> {
+    let ready = host
+        .state
+        .seats
+        .get(usize::from(seat.0))
+        .and_then(|s| s.channel.as_ref())
+        .is_some_and(|c| c.counting);
+    if !ready {
+        return Ok(());
+    }
+    let channel = host
+        .state
+        .seats
+        .get_mut(usize::from(seat.0))
+        .and_then(|s| s.channel.take());
+    match channel {
+        Some(c) => run_card(host, c.card, seat),
+        None => Ok(()),
+    }
+}
+
+fn run_card(host: &mut Host<'_>, mut card: CardInstance, seat: Seat) -> Result<(), RuleError> {
     // The seat it aimed at, if still at the table; else the next foe of its controller.
     let aimed = card
         .target
@@ -909,6 +994,15 @@ fn play_card(
             ),
         ));
     }
+    if s.channel.is_some() && definition.tag_list().any(|t| t == CHANNEL_TAG) {
+        return Err(RuleError::new(
+            "already_channeling",
+            format!(
+                "`{}` channels, and the seat is already channelling a card: one at a time",
+                card.card_id
+            ),
+        ));
+    }
     if definition.kind == crate::content::CardKind::Unit
         && s.board.len() >= usize::try_from(content.rules.board_limit).unwrap_or(usize::MAX)
     {
@@ -979,11 +1073,19 @@ fn pass_priority(host: &mut Host<'_>, seat: Seat) -> Result<(), RuleError> {
     }
 }
 
-fn attack_of(content: &DuelContent, unit: &UnitInstance) -> i64 {
-    content
+/// A unit's attack: its card's, plus its seat's `attack_bonus` (the rebuilt rule) for a unit
+/// that strikes at all (a card with attack 0, a totem, never strikes).
+fn attack_of(host: &Host<'_>, side: usize, unit: &UnitInstance) -> i64 {
+    let base = host
+        .content
         .card(&unit.card_id)
         .and_then(|c| c.attack)
-        .map_or(0, i64::from)
+        .map_or(0, i64::from);
+    if base <= 0 {
+        return base;
+    }
+    let bonus = host.state.seats.get(side).map_or(0, |s| s.attack_bonus);
+    base.saturating_add(bonus.max(0))
 }
 
 /// Combat, at the end of `seat`'s activation: each of its units with an attack above 0, left
@@ -992,7 +1094,6 @@ fn attack_of(content: &DuelContent, unit: &UnitInstance) -> i64 {
 /// spell's). A unit at 0 health dies to its owner's discard pile. Deterministic and public:
 /// it reads only the boards and the pinned cards.
 fn combat(host: &mut Host<'_>, seat: Seat) -> Result<(), RuleError> {
-    let content = host.content;
     let Some(foe) = host.state.next_foe(seat) else {
         return Ok(());
     };
@@ -1016,7 +1117,7 @@ fn combat(host: &mut Host<'_>, seat: Seat) -> Result<(), RuleError> {
         else {
             continue; // died striking back earlier in this combat
         };
-        let attack = attack_of(content, &attacker);
+        let attack = attack_of(host, mine, &attacker);
         if attack <= 0 {
             continue;
         }
@@ -1028,7 +1129,7 @@ fn combat(host: &mut Host<'_>, seat: Seat) -> Result<(), RuleError> {
             .cloned();
         match defender {
             Some(defender) => {
-                let back = attack_of(content, &defender);
+                let back = attack_of(host, theirs, &defender);
                 host.events.push(DuelEvent::UnitAttacked {
                     seat,
                     unit: attacker.thing,
@@ -1119,6 +1220,10 @@ fn end_activation(host: &mut Host<'_>, seat: Seat, reason: ExitReason) -> Result
     host.events
         .push(DuelEvent::ActivationEnded { seat, reason });
     if host.state.standing(seat) != Standing::Playing || host.state.result.is_some() {
+        return Ok(());
+    }
+    release_channel(host, seat)?;
+    if host.state.result.is_some() {
         return Ok(());
     }
     combat(host, seat)?;
@@ -1273,6 +1378,8 @@ impl LifecycleHooks for Host<'_> {
         }
         if hook == RoundHook::StartRound {
             self.state.round = u32::try_from(round).unwrap_or(u32::MAX);
+            let rebuilt = self.rebuild_rules();
+            self.hook(rebuilt)?;
             if round > u64::from(self.content.rules.late_join_until_round) {
                 let waiting: Vec<Seat> = (0..self.state.seats.len())
                     .filter(|i| {
@@ -1312,6 +1419,23 @@ impl LifecycleHooks for Host<'_> {
         }
         self.state.active = active;
         self.hook(result)
+    }
+
+    /// A seat channelling a card takes its next activation as a `Countdown`: it may end or
+    /// skip it (or resign), not play; the card resolves when it ends.
+    fn turn_type(&mut self, seat: Seat) -> TurnType {
+        match self
+            .state
+            .seats
+            .get_mut(usize::from(seat.0))
+            .and_then(|s| s.channel.as_mut())
+        {
+            Some(channel) => {
+                channel.counting = true;
+                TurnType::Countdown
+            }
+            None => TurnType::Play,
+        }
     }
 
     fn start_activation(&mut self, seat: Seat, _round: u64) -> Result<(), LifecycleError> {

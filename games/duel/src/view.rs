@@ -36,6 +36,10 @@ pub struct SeatView {
     pub fatigue: u32,
     /// `waiting` (a late seat not joined yet), `playing` or `out`.
     pub standing: Standing,
+    /// What the seat's striking units add to their attack (public: it is on the table).
+    pub attack_bonus: i64,
+    /// The card the seat is channelling, if any (public: it was played face up).
+    pub channel: Option<String>,
 }
 
 /// A Duel match as one viewer sees it.
@@ -108,6 +112,8 @@ pub fn view(_content: &DuelContent, state: &DuelState, viewer: Viewer) -> DuelVi
                 max_health: s.max_health,
                 mana: s.mana,
                 max_mana: s.max_mana,
+                attack_bonus: s.attack_bonus,
+                channel: s.channel.as_ref().map(|c| c.card.card_id.clone()),
                 hand: sees_hand(i).then(|| s.hand.clone()),
                 hand_count: count(s.hand.len()),
                 deck_count: count(s.deck.len()),

@@ -90,11 +90,14 @@ fn mirror_reads_every_preset_as_phases_does() {
     }
 }
 
-/// Duel publishes the engine's three presets as its default content: its copies under
-/// `content/phases/` are the phases crate's files, byte for byte, so a preset fixed there
-/// cannot silently drift here.
+/// Duel publishes the engine's three presets as its default content: its copies of
+/// `classic-style` and `priority-window` under `content/phases/` are the phases crate's files,
+/// byte for byte, so a preset fixed there cannot silently drift here. Its `hearthstone-style`
+/// is the engine's plus exactly the comeback branch (docs/duel.md): every phase and edge of the
+/// preset, unchanged but for the `draw-to-main` priority made explicit, and the `comeback`
+/// phase with the `draw-to-comeback` edge that outranks it.
 #[test]
-fn the_default_content_publishes_the_three_presets_unchanged() {
+fn the_default_content_publishes_the_three_presets() {
     let source = bundled_source();
     for (file, text) in turnstile_phases::presets::PRESETS {
         let path = format!("phases/{file}");
@@ -102,6 +105,9 @@ fn the_default_content_publishes_the_three_presets_unchanged() {
             .files
             .get(&path)
             .unwrap_or_else(|| panic!("{path} is not in the default content"));
+        if file == "hearthstone-style.json" {
+            continue;
+        }
         assert_eq!(
             shipped.as_slice(),
             text.as_bytes(),
@@ -115,6 +121,49 @@ fn the_default_content_publishes_the_three_presets_unchanged() {
             bundle.content.phases.catalog.get(id).is_some(),
             "{id} is not published"
         );
+    }
+    let engine: PhaseSequenceDefinition =
+        serde_json::from_str(turnstile_phases::presets::HEARTHSTONE_STYLE).unwrap();
+    let duel: PhaseSequenceDefinition =
+        serde_json::from_slice(&source.files["phases/hearthstone-style.json"]).unwrap();
+    let extra: Vec<&str> = duel
+        .phases
+        .iter()
+        .map(|p| p.phase_id.as_str())
+        .filter(|id| !engine.phases.iter().any(|p| p.phase_id == *id))
+        .collect();
+    assert_eq!(extra, ["comeback"]);
+    for phase in &engine.phases {
+        let ours = duel
+            .phases
+            .iter()
+            .find(|p| p.phase_id == phase.phase_id)
+            .unwrap_or_else(|| panic!("phase {} is gone", phase.phase_id));
+        assert_eq!(ours.allowed_actions, phase.allowed_actions);
+        assert_eq!(ours.entry_effects, phase.entry_effects);
+        for edge in &phase.edges {
+            assert!(
+                ours.edges.iter().any(|e| e.edge_id == edge.edge_id
+                    && e.target_phase_id == edge.target_phase_id
+                    && e.trigger == edge.trigger
+                    && e.priority == edge.priority
+                    && e.condition.is_none()),
+                "edge {} changed",
+                edge.edge_id
+            );
+        }
+        let added: Vec<&str> = ours
+            .edges
+            .iter()
+            .filter(|e| !phase.edges.iter().any(|x| x.edge_id == e.edge_id))
+            .map(|e| e.edge_id.as_str())
+            .collect();
+        let want: &[&str] = if phase.phase_id == "draw" {
+            &["draw-to-comeback"]
+        } else {
+            &[]
+        };
+        assert_eq!(added, want, "phase {}", phase.phase_id);
     }
 }
 

@@ -8,15 +8,15 @@ use std::cell::RefCell;
 use turnstile_core::Fingerprint;
 use turnstile_formula::{Value, VariableSchema, VariableSource};
 use turnstile_phases::{
-    phase_condition_schema, EdgeContext, EffectMoment, ExitReason, HostFailure, PhaseCatalog,
-    PhaseDefinition, PhaseHost, ValidationContext,
+    command_flags, phase_condition_schema, EdgeContext, EffectMoment, ExitReason, HostFailure,
+    PhaseCatalog, PhaseDefinition, PhaseHost, ValidationContext,
 };
 
 /// The resources and tags of the test schema.
 pub const RESOURCES: [&str; 2] = ["hp", "mana"];
 /// Tags the test schema declares as `tag_*` flags.
 pub const TAGS: [&str; 3] = ["spell", "response", "closes_window"];
-/// Command types, coded by position for `command_type`.
+/// The command types of the test schema, offered as `command.<TYPE>` flags.
 pub const COMMAND_TYPES: [&str; 6] = [
     "PLAY_CARD",
     "POWER",
@@ -27,7 +27,7 @@ pub const COMMAND_TYPES: [&str; 6] = [
 ];
 
 pub fn schema() -> VariableSchema {
-    phase_condition_schema(&RESOURCES, &TAGS).unwrap()
+    phase_condition_schema(&RESOURCES, &TAGS, &COMMAND_TYPES).unwrap()
 }
 
 pub fn revision() -> Fingerprint {
@@ -83,17 +83,12 @@ impl PhaseHost for RecordingHost {
             Some(reason) => format!("{} {reason:?}", context.edge.edge_id),
             None => context.edge.edge_id.clone(),
         });
-        let command_type = context
-            .command
-            .and_then(|c| COMMAND_TYPES.iter().position(|t| *t == c.command_type))
-            .map_or(0, |i| i as i64 + 1);
         let mut values = vec![
             Value::Int(1),
             Value::Int(self.round),
             Value::Int(1),
             Value::Int(self.actions_taken),
             Value::Int(context.phase.order),
-            Value::Int(command_type),
         ];
         for _scope in 0..4 {
             values.push(Value::Int(10)); // hp
@@ -104,6 +99,10 @@ impl PhaseHost for RecordingHost {
                 context.command.is_some_and(|c| c.tags.contains(&tag)),
             ));
         }
+        values.extend(command_flags(
+            &COMMAND_TYPES,
+            context.command.map(|c| c.command_type),
+        ));
         values
     }
 
