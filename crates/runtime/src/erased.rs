@@ -304,6 +304,11 @@ pub struct ErasedPreview {
     pub state_fingerprint: Fingerprint,
     /// The events as the viewer may see them.
     pub events: Value,
+    /// The preview's own fingerprint: canonical `{action, events, stateFingerprint}` —
+    /// the action, what it set off (transitions and effects, as the viewer may see them) and
+    /// the state it reaches (spec/phases.md). A commit that carries it is refused
+    /// (`preview_stale`) unless it would do exactly this.
+    pub fingerprint: Fingerprint,
 }
 
 /// What a game offers, for listings.
@@ -947,11 +952,19 @@ impl<G: Game> ErasedMatch for TypedMatch<G> {
             .preview_sealed(self.inner.state(), ctx, &action, Viewer::Seat(seat), &seal)
             .map_err(ErasedRefusal::Refused)?
             .map_err(|e| broken(e.to_string()))?;
+        let events = canonical(&preview.events).map_err(|e| broken(e.to_string()))?;
+        let fingerprint = Fingerprint::of(&serde_json::json!({
+            "action": canonical(&action).map_err(|e| broken(e.to_string()))?,
+            "events": events,
+            "stateFingerprint": preview.state_fingerprint.to_string(),
+        }))
+        .map_err(|e| broken(e.to_string()))?;
         Ok(ErasedPreview {
             view: canonical(&preview.view).map_err(|e| broken(e.to_string()))?,
             view_fingerprint: preview.view_fingerprint,
             state_fingerprint: preview.state_fingerprint,
-            events: canonical(&preview.events).map_err(|e| broken(e.to_string()))?,
+            events,
+            fingerprint,
         })
     }
 
