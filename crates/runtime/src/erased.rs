@@ -446,6 +446,9 @@ struct ReceiptFor<'a, A, E> {
     command_id: &'a str,
     seat: Option<Seat>,
     tick: Tick,
+    /// The deadline after the command (hashed when present).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    deadline_tick: Option<Tick>,
     action: &'a A,
     events: Vec<E>,
     /// The list the hash covers when some event is hidden from some viewer (format 2): public
@@ -664,6 +667,7 @@ fn redact_typed<G: Game>(
         command_id: &receipt.command_id,
         seat: receipt.seat,
         tick: receipt.tick,
+        deadline_tick: receipt.deadline_tick,
         action: &receipt.action,
         events,
         sealed,
