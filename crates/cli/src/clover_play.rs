@@ -287,7 +287,7 @@ fn prompt(phase: Phase) -> &'static str {
         Phase::Playing => "hand (p N.. play, d N.. discard)",
         Phase::Shop => "shop (b N, o N, sell N, r, l)",
         Phase::Pack => "pack (t N take, x skip)",
-        Phase::Lost => "over",
+        Phase::Lost | Phase::Resigned => "over",
     }
 }
 
@@ -311,6 +311,7 @@ fn describe(action: &CloverAction) -> String {
         CloverAction::PickPack { index } => format!("take card {}", u32::from(*index) + 1),
         CloverAction::SkipPack => "skip the pack".into(),
         CloverAction::LeaveShop => "leave the shop".into(),
+        CloverAction::Resign => "give the run up".into(),
     }
 }
 
@@ -454,7 +455,7 @@ fn render(view: &CloverView, catalog: &Content) -> String {
                 ));
             }
         }
-        Phase::SelectBlind | Phase::Lost => {}
+        Phase::SelectBlind | Phase::Lost | Phase::Resigned => {}
     }
     s
 }
@@ -501,6 +502,7 @@ fn narrate(event: &CloverEvent, catalog: &Content) -> Option<String> {
         CloverEvent::Discarded { count } => format!("{count} card(s) discarded"),
         CloverEvent::BlindBeaten { money } => format!("blind beaten; you have ${money}"),
         CloverEvent::RunLost => "the blind was not beaten: the run is lost".into(),
+        CloverEvent::RunResigned => "the run was given up".into(),
         CloverEvent::RunWon => "ante 8 beaten: the run is won (endless play goes on)".into(),
         CloverEvent::PackOpened { pack, .. } => format!("{} opened", name(catalog, pack)),
         CloverEvent::PackPicked { item } => format!("took {}", item_text(item, catalog)),

@@ -32,14 +32,22 @@ pub fn verify(registry: &GameRegistry, path: &Path) -> Outcome {
             )),
             None => {
                 println!(
-                    "{}: ok, {} receipt(s) of {} verified (format {}); final state {}",
+                    "{}: ok, {} receipt(s) of {} verified (format {}); final state {}; {}",
                     path.display(),
                     report.verified,
                     report.game,
                     file.format,
                     report
                         .final_fingerprint
-                        .map_or_else(String::new, |f| f.to_string())
+                        .map_or_else(String::new, |f| f.to_string()),
+                    match &report.outcome {
+                        Some(o) => format!(
+                            "outcome {} (winners {:?})",
+                            o.kind,
+                            o.winners.iter().map(|s| s.0).collect::<Vec<_>>()
+                        ),
+                        None => "the match had not ended".into(),
+                    }
                 );
                 Outcome::ok()
             }

@@ -37,8 +37,14 @@ pub struct Receipt<A, E> {
     pub command_id: String,
     /// The seat it spoke for; `null` for system commands.
     pub seat: Option<Seat>,
-    /// The tick it was accepted at.
+    /// The tick it was accepted at: the server's tick for the match when it stamped the
+    /// command (a Timeout's deadline for a Timeout).
     pub tick: Tick,
+    /// The current turn's deadline after the command (format 2; `None` when no turn can time
+    /// out now, and always in format 1): with `tick` and the match's tick rate, what a client
+    /// needs for the fair timer (spec/turns.md) from the receipt alone. Hashed when present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline_tick: Option<Tick>,
     /// The action as accepted.
     pub action: A,
     /// What happened, in order.
@@ -68,6 +74,9 @@ pub struct HashedFields<'a, A, E> {
     pub seat: Option<Seat>,
     /// The tick.
     pub tick: Tick,
+    /// The deadline after the command, left out when `None` (so format-1 hashes are unchanged).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deadline_tick: Option<Tick>,
     /// The action.
     pub action: &'a A,
     /// The events as hashed (full in format 1, sealed in format 2).
@@ -102,6 +111,7 @@ impl<A: Serialize, E: Serialize> Receipt<A, E> {
             command_id: &self.command_id,
             seat: self.seat,
             tick: self.tick,
+            deadline_tick: self.deadline_tick,
             action: &self.action,
             events: sealed,
             before: &self.before,
@@ -127,6 +137,7 @@ impl<A: Serialize, E: Serialize> Receipt<A, E> {
             command_id: &self.command_id,
             seat: self.seat,
             tick: self.tick,
+            deadline_tick: self.deadline_tick,
             action: &self.action,
             events: &self.events,
             before: &self.before,

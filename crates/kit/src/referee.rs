@@ -131,7 +131,11 @@ impl<G: KitGame> Referee<'_, G> {
         turns: &mut Handle<'_, G>,
         ctx: CommandContext,
     ) -> Result<Seat, KitError<G::Error>> {
-        turns.advance_to(self, ctx.tick)?;
+        // An untimed match keeps no tick in its state: the tick decides nothing there, and
+        // leaving it out makes a preview's state fingerprint the commit's (docs/turns.md).
+        if turns.state().can_time_out(turns.configs()) {
+            turns.advance_to(self, ctx.tick)?;
+        }
         if self.result.is_some() {
             // The clock ran out on a seat due to forfeit: the match ended before this command.
             return Err(KitError::MatchOver);

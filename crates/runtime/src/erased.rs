@@ -304,6 +304,11 @@ pub struct ErasedPreview {
     pub state_fingerprint: Fingerprint,
     /// The events as the viewer may see them.
     pub events: Value,
+    /// The preview's own fingerprint: canonical `{action, events, stateFingerprint}` —
+    /// the action, what it set off (transitions and effects, as the viewer may see them) and
+    /// the state it reaches (spec/phases.md). A commit that carries it is refused
+    /// (`preview_stale`) unless it would do exactly this.
+    pub fingerprint: Fingerprint,
 }
 
 /// What a game offers, for listings.
@@ -441,6 +446,9 @@ struct ReceiptFor<'a, A, E> {
     command_id: &'a str,
     seat: Option<Seat>,
     tick: Tick,
+    /// The deadline after the command (hashed when present).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    deadline_tick: Option<Tick>,
     action: &'a A,
     events: Vec<E>,
     /// The list the hash covers when some event is hidden from some viewer (format 2): public
@@ -659,6 +667,7 @@ fn redact_typed<G: Game>(
         command_id: &receipt.command_id,
         seat: receipt.seat,
         tick: receipt.tick,
+        deadline_tick: receipt.deadline_tick,
         action: &receipt.action,
         events,
         sealed,
@@ -947,11 +956,19 @@ impl<G: Game> ErasedMatch for TypedMatch<G> {
             .preview_sealed(self.inner.state(), ctx, &action, Viewer::Seat(seat), &seal)
             .map_err(ErasedRefusal::Refused)?
             .map_err(|e| broken(e.to_string()))?;
+        let events = canonical(&preview.events).map_err(|e| broken(e.to_string()))?;
+        let fingerprint = Fingerprint::of(&serde_json::json!({
+            "action": canonical(&action).map_err(|e| broken(e.to_string()))?,
+            "events": events,
+            "stateFingerprint": preview.state_fingerprint.to_string(),
+        }))
+        .map_err(|e| broken(e.to_string()))?;
         Ok(ErasedPreview {
             view: canonical(&preview.view).map_err(|e| broken(e.to_string()))?,
             view_fingerprint: preview.view_fingerprint,
             state_fingerprint: preview.state_fingerprint,
-            events: canonical(&preview.events).map_err(|e| broken(e.to_string()))?,
+            events,
+            fingerprint,
         })
     }
 

@@ -624,6 +624,12 @@ impl<G: Game> Match<G> {
             command_id: envelope.command_id.clone(),
             seat: envelope.seat,
             tick: envelope.tick,
+            // Format 2 records the deadline the command left; format 1 never did, so its
+            // replays re-execute to the receipts (and hashes) they hold.
+            deadline_tick: match self.format {
+                ReceiptFormat::V1 => None,
+                ReceiptFormat::V2 => G::deadline_tick(&self.state),
+            },
             action: envelope.action.clone(),
             events,
             before: self.state_fingerprint,

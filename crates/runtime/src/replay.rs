@@ -23,8 +23,8 @@ use std::sync::Arc;
 use turnstile_core::content::{revision_of, EmbeddedBundle};
 use turnstile_core::determinism::canonical;
 use turnstile_core::{
-    CommandEnvelope, ContentBundle, Fingerprint, Game, Receipt, ReceiptFormat, Sequence,
-    RECEIPT_FORMAT,
+    CommandEnvelope, ContentBundle, Fingerprint, Game, MatchStatus, Outcome, Receipt,
+    ReceiptFormat, Sequence, RECEIPT_FORMAT,
 };
 
 /// The replay format this engine writes; it reads this one and format 1.
@@ -57,6 +57,12 @@ pub struct ReplayFile {
     pub bundle: Value,
     /// Every accepted command, in order.
     pub entries: Vec<ReplayEntry>,
+    /// How the match ended, once it has (every end is a receipt: a win, a resignation, a
+    /// forfeit); `replay verify` re-derives it and reports a divergence `outcome` when the
+    /// rules say otherwise. Left out while the match runs and in files written before it
+    /// existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<Outcome>,
 }
 
 /// One accepted command in a replay.
@@ -141,6 +147,8 @@ pub struct VerifyReport {
     pub final_fingerprint: Option<Fingerprint>,
     /// The first divergence, if any.
     pub divergence: Option<Divergence>,
+    /// How the re-executed match ended (`None` while it runs, or after a divergence).
+    pub outcome: Option<Outcome>,
 }
 
 impl ReplayFile {
@@ -194,6 +202,10 @@ impl ReplayFile {
             revision: m.bundle().revision,
             bundle: canonical_value(&bundle)?,
             entries,
+            outcome: match m.status() {
+                MatchStatus::Finished { outcome } => Some(outcome),
+                MatchStatus::Active => None,
+            },
         })
     }
 }
@@ -255,6 +267,7 @@ pub fn verify<G: Game>(file: &ReplayFile) -> Result<VerifyReport, ReplayError> {
         verified: 0,
         final_fingerprint: None,
         divergence,
+        outcome: None,
     };
     if report.divergence.is_some() {
         return Ok(report);
@@ -304,6 +317,20 @@ pub fn verify<G: Game>(file: &ReplayFile) -> Result<VerifyReport, ReplayError> {
         report.verified += 1;
     }
     report.final_fingerprint = Some(*m.state_fingerprint());
+    let outcome = match m.status() {
+        MatchStatus::Finished { outcome } => Some(outcome),
+        MatchStatus::Active => None,
+    };
+    if file.outcome.is_some() && file.outcome != outcome {
+        report.divergence = Some(Divergence {
+            sequence: m.sequence(),
+            field: "outcome".into(),
+            expected: show(&file.outcome),
+            actual: show(&outcome),
+        });
+        return Ok(report);
+    }
+    report.outcome = outcome;
     Ok(report)
 }
 
@@ -341,6 +368,13 @@ fn compare<A: Serialize + PartialEq, E: Serialize + PartialEq>(
     }
     if expected.tick != actual.tick {
         return d("tick", expected.tick.to_string(), actual.tick.to_string());
+    }
+    if expected.deadline_tick != actual.deadline_tick {
+        return d(
+            "deadlineTick",
+            show(&expected.deadline_tick),
+            show(&actual.deadline_tick),
+        );
     }
     if expected.action != actual.action {
         return d("action", show(&expected.action), show(&actual.action));
@@ -389,6 +423,8 @@ struct HashedFields<'a> {
     command_id: &'a Value,
     seat: &'a Value,
     tick: &'a Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    deadline_tick: Option<&'a Value>,
     action: &'a Value,
     events: &'a [Value],
     before: &'a Fingerprint,
@@ -584,6 +620,7 @@ pub fn verify_redacted(value: &Value) -> Result<RedactedReport, ReplayError> {
             command_id: field(receipt, "commandId", &at)?,
             seat: receipt.get("seat").unwrap_or(&null),
             tick: field(receipt, "tick", &at)?,
+            deadline_tick: receipt.get("deadlineTick").filter(|d| !d.is_null()),
             action: field(receipt, "action", &at)?,
             events: hashed_list,
             before: &before,

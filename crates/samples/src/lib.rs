@@ -18,7 +18,7 @@ use turnstile_duel::{Duel, DuelAction, DuelConfig};
 use turnstile_kit::{Action, Kit, KitGame, KitState, MatchConfig, Rules};
 use turnstile_mnk::{Mnk, MnkGame, Searchable};
 use turnstile_runtime::GameRegistration;
-use turnstile_sokoban::{Sokoban, SokobanConfig, SokobanContent};
+use turnstile_sokoban::{Sokoban, SokobanAction, SokobanConfig, SokobanContent};
 use turnstile_tictactoe::TicTacToeRules;
 
 type BotResult<G> = Result<Box<dyn Bot<G>>, Box<dyn std::error::Error + Send + Sync>>;
@@ -68,6 +68,7 @@ pub fn register_sokoban(registry: &mut GameRegistry) {
             xsb: None,
             topology: None,
         })
+        .with_resign(|_| SokobanAction::Resign)
         .with_config_options(|content: &SokobanContent| {
             json!({ "collections": content.collections.iter()
                 .map(|c| json!({ "id": c.id, "levels": c.levels.len() }))
@@ -214,6 +215,7 @@ pub fn register_clover(registry: &mut GameRegistry) {
         .register::<Clover>()
         .with_content(CloverContent::shipped_source())
         .with_default_config(CloverConfig::default())
+        .with_resign(|_| CloverAction::Resign)
         .with_bot("greedy", |_seed, _seat| -> BotResult<Clover> {
             Ok(Box::new(GreedyCloverBot))
         });
@@ -297,7 +299,14 @@ mod tests {
         let registry = registry();
         for id in ["connect4", "nim", "tictactoe"] {
             let d = registry.get(id).unwrap().describe();
-            assert!(d.timeouts && d.clock_resumed && d.resign, "{id}");
+            assert!(d.timeouts && d.clock_resumed, "{id}");
+        }
+        for id in registry.ids() {
+            // `POST /resign` submits the game's own resign action: the server decides none.
+            assert!(
+                registry.get(id).unwrap().describe().resign,
+                "{id} can resign"
+            );
         }
         assert!(!registry.get("sokoban").unwrap().describe().timeouts);
     }

@@ -776,13 +776,30 @@ pub async fn submit_command(
         .take(&token_hash, hub.now())
         .map_err(|wait| ApiError::rate_limited("too many commands for this token", wait))?;
     let mut guard = hub.lock(&slot).await?;
+    // A commit of a preview is stamped with the tick its check previewed at, so the check and
+    // the commit judge the same moment.
+    let tick = match &body.preview {
+        Some(claim) => {
+            check_preview_claim(
+                &hub,
+                &slot,
+                &mut guard,
+                claim,
+                &body.command_id,
+                &body.action,
+                seat,
+            )
+            .await?
+        }
+        None => None,
+    };
     let submission = Submission {
         command_id: body.command_id,
         seat: Some(seat),
         expected_sequence: body.expected_sequence,
         expected_step: body.expected_step,
         action: body.action,
-        tick: None,
+        tick,
         origin: Origin::Person,
     };
     let answered = hub.submit_locked(&slot, &mut guard, submission).await?;
@@ -866,14 +883,78 @@ pub async fn preview(
     let p = m
         .preview(&body.action, seat, tick)
         .map_err(|r| refusal_error(&r, m.sequence(), m.step()))?;
-    Ok(Json(PreviewResponse {
+    Ok(Json(preview_dto(m, tick, p)))
+}
+
+fn preview_dto(
+    m: &dyn ErasedMatch,
+    tick: u64,
+    p: turnstile_runtime::ErasedPreview,
+) -> PreviewResponse {
+    PreviewResponse {
         sequence: m.sequence(),
         tick,
         view: p.view,
         view_fingerprint: p.view_fingerprint.to_string(),
         state_fingerprint: p.state_fingerprint.to_string(),
         events: p.events,
-    }))
+        fingerprint: p.fingerprint.to_string(),
+    }
+}
+
+/// A commit that carries the preview it commits: previews the action again, now, at the tick
+/// the commit will be stamped with. Returns that tick when the fresh preview is the claimed
+/// one (the commit will then do exactly what was shown); otherwise 409 `preview_stale` with
+/// the fresh preview, and nothing is committed. A command id already accepted skips the check:
+/// its answer is the stored receipt, as for any repeat.
+async fn check_preview_claim(
+    hub: &Hub,
+    slot: &Slot,
+    guard: &mut tokio::sync::OwnedMutexGuard<Option<Loaded>>,
+    claim: &PreviewClaim,
+    command_id: &str,
+    action: &Value,
+    seat: Seat,
+) -> ApiResult<Option<u64>> {
+    let behind = guard
+        .as_ref()
+        .is_some_and(|l| claim.sequence > l.m.sequence() && !l.m.is_accepted(command_id));
+    if behind {
+        // Another node may have committed since this one loaded the match.
+        hub.catch_up_locked(slot, guard).await?;
+    }
+    let loaded = guard
+        .as_ref()
+        .ok_or_else(|| ApiError::internal("load the match"))?;
+    let m = loaded.m.as_ref();
+    if m.is_accepted(command_id) {
+        return Ok(None);
+    }
+    let tick = loaded.clock.stamp(m.last_tick(), hub.now());
+    let fresh = m
+        .preview(action, seat, tick)
+        .map_err(|r| refusal_error(&r, m.sequence(), m.step()))?;
+    if claim.sequence == m.sequence() && fresh.fingerprint.to_string() == claim.fingerprint {
+        return Ok(Some(tick));
+    }
+    let why = if claim.sequence == m.sequence() {
+        format!(
+            "the action would now do something else than its preview at sequence {} showed (in a timed match, the turn clock moved: the preview held for its tick only); the fresh preview is in details.preview",
+            claim.sequence
+        )
+    } else {
+        format!(
+            "the match moved on since the preview (previewed at sequence {}, now {}); the fresh preview is in details.preview",
+            claim.sequence,
+            m.sequence()
+        )
+    };
+    let (sequence, step) = (m.sequence(), m.step());
+    let fresh = serde_json::to_value(preview_dto(m, tick, fresh))
+        .map_err(|_| ApiError::internal("render the preview"))?;
+    Err(ApiError::new(ErrorKind::Conflict, "preview_stale", why).with_details(
+        serde_json::json!({ "currentSequence": sequence, "currentStep": step, "preview": fresh }),
+    ))
 }
 
 /// The query of `timeline`.
@@ -977,7 +1058,7 @@ pub async fn resign(
         refuse_reserved_command_id(command_id)?;
     }
     let mut guard = hub.lock(&slot).await?;
-    let (action, sequence, seats) = {
+    let (action, sequence) = {
         let m = loaded_match(&guard)?;
         if hub.has_ended(&slot, m) {
             return Err(ApiError::rejected(
@@ -985,34 +1066,31 @@ pub async fn resign(
                 "the match has already ended",
             ));
         }
-        (m.resign_action(seat), m.sequence(), m.seat_count())
+        // Every registered game has a resign action (the server refuses to start without
+        // one), so a resignation is always a receipt that replay verification re-derives.
+        let action = m
+            .resign_action(seat)
+            .ok_or_else(|| ApiError::internal("find the game's resign action"))?;
+        (action, m.sequence())
     };
-    let receipt = match action {
-        Some(action) => {
-            let submission = Submission {
-                command_id: body.command_id.unwrap_or_else(|| format!("resign:{seat}")),
-                seat: Some(seat),
-                expected_sequence: sequence,
-                expected_step: None,
-                action,
-                tick: None,
-                origin: Origin::Person,
-            };
-            let answered = hub.submit_locked(&slot, &mut guard, submission).await?;
-            let redactor = slot
-                .redactor()
-                .ok_or_else(|| ApiError::internal("redact the receipt"))?;
-            Some(receipt_dto(
-                redactor
-                    .redact(&answered.receipt, Viewer::Seat(seat))
-                    .map_err(|_| ApiError::internal("redact the receipt"))?,
-            )?)
-        }
-        None => {
-            hub.resign_generic(&slot, seat, seats).await?;
-            None
-        }
+    let submission = Submission {
+        command_id: body.command_id.unwrap_or_else(|| format!("resign:{seat}")),
+        seat: Some(seat),
+        expected_sequence: sequence,
+        expected_step: None,
+        action,
+        tick: None,
+        origin: Origin::Person,
     };
+    let answered = hub.submit_locked(&slot, &mut guard, submission).await?;
+    let redactor = slot
+        .redactor()
+        .ok_or_else(|| ApiError::internal("redact the receipt"))?;
+    let receipt = receipt_dto(
+        redactor
+            .redact(&answered.receipt, Viewer::Seat(seat))
+            .map_err(|_| ApiError::internal("redact the receipt"))?,
+    )?;
     let m = loaded_match(&guard)?;
     let (status, outcome) = hub.status_of(&slot, m);
     Ok(Json(ResignResponse {

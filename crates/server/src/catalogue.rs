@@ -322,6 +322,7 @@ mod tests {
                 problems: "p".into(),
             },
             StartError::Store(turnstile_store::StoreError::Corrupt("x".into())),
+            StartError::NoResignAction { game: "g".into() },
         ];
         for e in &errors {
             assert_listed(&codes, e.code(), "—", "a start error");

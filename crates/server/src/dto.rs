@@ -302,6 +302,23 @@ pub struct CommandRequest {
     /// The game's action, e.g. `{"type": "move", "direction": "left"}`.
     #[schema(value_type = Object, example = json!({"type": "move", "direction": "left"}))]
     pub action: Value,
+    /// The preview this command commits, when the client insists on exactly what it was
+    /// shown: the command is refused with 409 `preview_stale` (and the fresh preview) unless,
+    /// now, it would do exactly that.
+    #[serde(default)]
+    pub preview: Option<PreviewClaim>,
+}
+
+/// What a commit says about the preview it commits: the preview answer's `sequence` and
+/// `fingerprint`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PreviewClaim {
+    /// The sequence the preview was made at.
+    pub sequence: u64,
+    /// The preview's `fingerprint` (action, events and state after).
+    #[schema(example = "sha256:…")]
+    pub fingerprint: String,
 }
 
 /// One viewer's view fingerprint after a command.
@@ -329,6 +346,10 @@ pub struct ReceiptDto {
     pub seat: Option<u16>,
     /// The tick the server stamped.
     pub tick: u64,
+    /// The current turn's deadline after the command; left out when no turn can time out
+    /// (and in format-1 receipts). Hashed with the receipt.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline_tick: Option<u64>,
     /// The action as accepted.
     #[schema(value_type = Object)]
     pub action: Value,
@@ -451,11 +472,16 @@ pub struct PreviewResponse {
     pub view: Value,
     /// Its fingerprint.
     pub view_fingerprint: String,
-    /// The full state fingerprint after.
+    /// The full state fingerprint after. In an untimed match the commit's `after` equals it
+    /// at any later tick while the match is at `sequence`; in a timed match only at `tick`
+    /// (the turn clock is part of the state; docs/server.md, "Preview, then commit").
     pub state_fingerprint: String,
     /// The events, as the caller may see them.
     #[schema(value_type = Vec<Object>)]
     pub events: Value,
+    /// The preview's own fingerprint: canonical `{action, events, stateFingerprint}`. Send it
+    /// back in the command's `preview` to commit exactly this or be told why not.
+    pub fingerprint: String,
 }
 
 /// `GET .../timeline?after=N&limit=L`.
@@ -515,9 +541,9 @@ pub struct ResignResponse {
     /// The outcome.
     #[schema(value_type = Option<Object>)]
     pub outcome: Option<Value>,
-    /// The receipt of the game's Resign command, when the game has one; `null` when the server
-    /// ended the match itself (games without a Resign action).
-    pub receipt: Option<ReceiptDto>,
+    /// The receipt of the game's Resign command: every game has one, and its receipt carries
+    /// the outcome the replay re-derives.
+    pub receipt: ReceiptDto,
 }
 
 /// A stored content bundle.
@@ -588,7 +614,8 @@ pub struct GameInfo {
     pub timeouts: bool,
     /// Whether the game records ClockResumed after an outage.
     pub clock_resumed: bool,
-    /// Whether the game has its own Resign action.
+    /// Whether the game has a Resign action: true for every game served (the server will not
+    /// start with one that lacks it).
     pub resign: bool,
     /// The default config.
     #[schema(value_type = Option<Object>)]

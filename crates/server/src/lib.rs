@@ -109,6 +109,13 @@ pub enum StartError {
     /// A server setting is unusable (named in the message, with why).
     #[error("server setting: {0}")]
     Config(String),
+    /// A registered game has no resign action: `POST /resign` must end every match with a
+    /// receipt the replay re-derives, so the server decides no resignation itself.
+    #[error("game {game} registers no resign action (GameRegistration::with_resign); every game served must have one")]
+    NoResignAction {
+        /// The game.
+        game: String,
+    },
 }
 
 impl StartError {
@@ -119,6 +126,7 @@ impl StartError {
             StartError::Store(e) if e.is_unavailable() => "store_unavailable",
             StartError::Store(_) => "store_failure",
             StartError::Config(_) => "invalid_server_setting",
+            StartError::NoResignAction { .. } => "no_resign_action",
         }
     }
 }
@@ -169,6 +177,11 @@ impl Server {
             let Some(game) = registry.get(id) else {
                 continue;
             };
+            if !game.describe().resign {
+                return Err(StartError::NoResignAction {
+                    game: id.to_owned(),
+                });
+            }
             let Some(compiled) = game.builtin_content() else {
                 continue;
             };

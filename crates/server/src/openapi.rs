@@ -41,7 +41,8 @@ use utoipa::{Modify, OpenApi};
     components(schemas(
         ErrorBody, ErrorDetail, SeatKindDto, SeatRequest, CreateMatchRequest, SeatTicket,
         CreateMatchResponse, SearchRequest, MatchSummary, SearchResponse, ViewerDto, SeatInfo,
-        MatchSnapshot, CommandRequest, ViewForDto, ReceiptDto, ParamSpecDto, ParamRangeDto, ParamValueDto, ActionKindDto,
+        MatchSnapshot, CommandRequest, PreviewClaim, ViewForDto, ReceiptDto, ParamSpecDto,
+        ParamRangeDto, ParamValueDto, ActionKindDto,
         LegalActionsResponse, PreviewRequest, PreviewResponse, TimelineResponse, ResolutionStep,
         ResolutionResponse, ResignRequest, ResignResponse, ContentResponse, PublishRequest,
         PublishResponse, SeatRange, GameInfo, GamesResponse, Health, HintResponse, JoinRequest,

@@ -164,7 +164,7 @@ async fn sokoban_flow(db: Db) {
     assert_eq!(replay["seed"], Value::Null);
     assert_eq!(replay["entries"].as_array().unwrap().len(), 5);
 
-    // Resign: Sokoban has no Resign action, so the server ends the match itself.
+    // Resign: Sokoban's own resign action, a receipt like any command.
     let (status, resigned) = s.post(&m("/resign"), Some(&token), &json!({})).await;
     assert_eq!(status, 200, "{resigned}");
     assert_eq!(resigned["status"], "finished");
@@ -172,8 +172,9 @@ async fn sokoban_flow(db: Db) {
         resigned["outcome"],
         json!({"kind": "resigned", "winners": []})
     );
-    assert_eq!(resigned["receipt"], Value::Null);
-    let (status, over) = s.command(&id, &token, "c-late", 5, mv("left")).await;
+    assert_eq!(resigned["receipt"]["commandId"], "resign:0");
+    assert_eq!(resigned["receipt"]["sequence"], 6);
+    let (status, over) = s.command(&id, &token, "c-late", 6, mv("left")).await;
     assert_eq!(
         (status, over["error"]["code"].as_str()),
         (422, Some("match_over"))
@@ -191,8 +192,13 @@ async fn sokoban_flow(db: Db) {
     assert!(replay.get("redacted").is_none());
     let file: ReplayFile = serde_json::from_value(replay).unwrap();
     let report = common::registry().verify_replay(&file).unwrap();
-    assert_eq!(report.verified, 5);
+    assert_eq!(report.verified, 6, "the five moves and the resignation");
     assert!(report.divergence.is_none());
+    assert_eq!(
+        report.outcome.map(|o| o.kind).as_deref(),
+        Some("resigned"),
+        "the verifier re-derives how the match ended"
+    );
 
     // Search by tokens: newest first, with the roles the tokens hold.
     let (id2, tokens2, _) = s.create(sokoban()).await;

@@ -221,6 +221,30 @@ impl MatchTurns {
         &self.order
     }
 
+    /// Whether any turn of this match can run a timer: the current turn, or a turn of a
+    /// registered or pending commander, names a config with `usesTimer` (a config that does not
+    /// resolve counts as timed, so the clock keeps running and the error surfaces where it is
+    /// judged).
+    ///
+    /// A game whose every turn config is fixed when the match is made (the kit, Duel) advances
+    /// the clock only when this holds: in an untimed match the tick decides nothing, so leaving
+    /// it out of the state makes the state independent of *when* a command arrives — a
+    /// previewed action and the same action committed later reach the same state fingerprint
+    /// (docs/turns.md, "Previews and ticks").
+    pub fn can_time_out(&self, configs: &TurnConfigs) -> bool {
+        let timed = |id: Option<&crate::TurnConfigId>| {
+            configs
+                .resolve_optional(id)
+                .map_or(true, |c| c.is_some_and(|c| c.uses_timer))
+        };
+        timed(self.clock.current.config.as_ref())
+            || self
+                .order
+                .commanders()
+                .chain(self.order.pending())
+                .any(|c| timed(c.config.as_ref()))
+    }
+
     /// A handle to change the state, resolving configs in `configs` (the pinned content). `P` and
     /// `S` are the game's `Play` and `Skip` data.
     pub fn turns<'a, P, S>(&'a mut self, configs: &'a TurnConfigs) -> Turns<'a, P, S> {

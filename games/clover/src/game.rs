@@ -152,6 +152,8 @@ pub enum Phase {
     Pack,
     /// Lost: a blind was not beaten.
     Lost,
+    /// Given up: the player resigned the run (outcome `resigned`).
+    Resigned,
 }
 
 /// A card offered in the shop: `kind:id`, with a joker's stickers.
@@ -261,6 +263,9 @@ pub enum CloverAction {
     SkipPack,
     /// Leave the shop.
     LeaveShop,
+    /// Give the run up: it ends with outcome `resigned` (`wonThenResigned` after the ante-8
+    /// win), and the receipt records it (what `POST /resign` submits).
+    Resign,
 }
 
 /// What happened.
@@ -312,6 +317,8 @@ pub enum CloverEvent {
     },
     /// The run is lost.
     RunLost,
+    /// The player gave the run up.
+    RunResigned,
     /// The ante-8 boss was beaten: the run is won; endless play continues.
     RunWon,
     /// Shop changed (bought, sold, rerolled, used).
@@ -717,6 +724,19 @@ impl CloverState {
                 self.phase = Phase::SelectBlind;
                 events.push(CloverEvent::ShopLeft);
             }
+            (
+                Phase::Shop | Phase::SelectBlind | Phase::Playing | Phase::Pack,
+                CloverAction::Resign,
+            ) => {
+                self.phase = Phase::Resigned;
+                events.push(CloverEvent::RunResigned);
+            }
+            (Phase::Lost | Phase::Resigned, _) => {
+                return Err(Rejection::new(
+                    "match_over",
+                    "the run has ended; it accepts no more commands",
+                ))
+            }
             _ => {
                 return Err(Rejection::new(
                     "wrong_phase",
@@ -893,9 +913,10 @@ impl Game for Clover {
                 ),
                 bare("skipPack", CloverAction::SkipPack),
             ],
-            Phase::Lost => Vec::new(),
+            Phase::Lost | Phase::Resigned => Vec::new(),
         };
-        if state.phase != Phase::Lost {
+        if !matches!(state.phase, Phase::Lost | Phase::Resigned) {
+            kinds.push(bare("resign", CloverAction::Resign));
             kinds.push(slots(
                 "use",
                 "index",
@@ -948,7 +969,7 @@ impl Game for Clover {
                 }
                 out.push(CloverAction::SkipPack);
             }
-            Phase::Lost => {}
+            Phase::Lost | Phase::Resigned => {}
         }
         out
     }
@@ -1065,6 +1086,16 @@ impl Game for Clover {
 
     fn status(_content: &CloverContent, state: &CloverState) -> MatchStatus {
         match state.phase {
+            Phase::Resigned => MatchStatus::Finished {
+                outcome: Outcome {
+                    kind: if state.won {
+                        "wonThenResigned".into()
+                    } else {
+                        "resigned".into()
+                    },
+                    winners: if state.won { vec![Seat(0)] } else { Vec::new() },
+                },
+            },
             Phase::Lost => MatchStatus::Finished {
                 outcome: Outcome {
                     kind: if state.won {
@@ -1164,6 +1195,6 @@ pub fn bot_action(content: &Content, state: &CloverState) -> Option<CloverAction
                 None => CloverAction::SkipPack,
             })
         }
-        Phase::Lost => None,
+        Phase::Lost | Phase::Resigned => None,
     }
 }

@@ -667,7 +667,14 @@ fn run(
         .ok_or_else(|| RuleError::new("seat_required", "this action needs a seat"))?;
     // Time first: an activation whose deadline is at or before the command's tick has ended
     // with `Time`, recorded in this command's receipt, and the command is judged after it.
-    drive(host, lifecycle, |t, d| t.advance_to(d, ctx.tick))?;
+    // An untimed match keeps no tick in its state (the tick decides nothing there), so a
+    // preview's state fingerprint is the commit's (docs/turns.md, "Previews and ticks").
+    if lifecycle
+        .turns
+        .can_time_out(&host.content.rules.lifecycle.clocks)
+    {
+        drive(host, lifecycle, |t, d| t.advance_to(d, ctx.tick))?;
+    }
     if host.state.result.is_some() {
         return Err(RuleError::new("match_over", "the match is over"));
     }

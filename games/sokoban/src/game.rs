@@ -148,6 +148,9 @@ pub struct SokobanState {
     /// Set by [`SokobanAction::Finish`]: the player moved on from the solved level, and the
     /// match is over. Until then a solved level stays open for undo.
     finished: bool,
+    /// Set by [`SokobanAction::Resign`]: the player gave the level up, and the match is over
+    /// with outcome `resigned` and no winner.
+    resigned: bool,
     /// A pasted level, played instead of the content's (it is part of the state because no
     /// content holds it).
     pasted: Option<Box<Level>>,
@@ -186,6 +189,9 @@ struct StateRecord {
     /// Left out while false, so states of unfinished matches keep their form and fingerprints.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     finished: bool,
+    /// Left out while false, like `finished`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    resigned: bool,
     /// A pasted level (left out for content levels).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pasted: Option<Level>,
@@ -200,6 +206,7 @@ impl Serialize for SokobanState {
             history,
             redo,
             finished: self.finished,
+            resigned: self.resigned,
             pasted: self.pasted.as_deref().cloned(),
         }
         .serialize(serializer)
@@ -217,6 +224,7 @@ impl<'de> Deserialize<'de> for SokobanState {
                 redo: r.redo,
             }),
             finished: r.finished,
+            resigned: r.resigned,
             pasted: r.pasted.map(Box::new),
         })
     }
@@ -272,6 +280,9 @@ pub enum SokobanAction {
     /// Move on from the solved level: its outcome becomes a receipt and the match ends.
     /// Until then a solved level stays open for undo, redo and restart.
     Finish,
+    /// Give the level up: the match ends with outcome `resigned` and no winner, and the
+    /// receipt records it (what `POST /resign` submits).
+    Resign,
 }
 
 /// What happened, for clients.
@@ -345,6 +356,13 @@ pub enum SokobanEvent {
         /// The solution in LURD (Hexoban letters on a hex board).
         lurd: String,
     },
+    /// The player gave the level up; the match is over.
+    Resigned {
+        /// Moves made since the start or the last restart.
+        moves: u32,
+        /// Pushes among them.
+        pushes: u32,
+    },
     /// The counters after the command; always the last event.
     Counters {
         /// Moves since the start or the last restart.
@@ -414,6 +432,8 @@ pub enum SokobanPlan {
     Restart,
     /// Finish the solved level.
     Finish,
+    /// Give the level up.
+    Resign,
 }
 
 /// The file kinds a Sokoban bundle reads: XSB collections, the seed's numeric grid, and
@@ -577,6 +597,7 @@ impl Game for Sokoban {
                 level: 1,
                 board: BoardSlot::Live(Box::new(Board::new(&level))),
                 finished: false,
+                resigned: false,
                 pasted: Some(Box::new(level)),
             });
         }
@@ -613,6 +634,7 @@ impl Game for Sokoban {
             level: config.level,
             board: BoardSlot::Live(Box::new(Board::new(level))),
             finished: false,
+            resigned: false,
             pasted: None,
         })
     }
@@ -638,6 +660,9 @@ impl Game for Sokoban {
         let (Some(level), Some(board)) = (level_of(content, state), state.board()) else {
             return Vec::new();
         };
+        if state.finished || state.resigned {
+            return Vec::new();
+        }
         let mut kinds = Vec::new();
         if !board.is_solved() {
             let directions: Vec<ParamValue> = board
@@ -695,9 +720,10 @@ impl Game for Sokoban {
         if board.check_restart().is_ok() {
             kinds.push(ActionKind::bare("restart"));
         }
-        if board.is_solved() && !state.finished {
+        if board.is_solved() {
             kinds.push(ActionKind::bare("finish"));
         }
+        kinds.push(ActionKind::bare("resign"));
         kinds
     }
 
@@ -725,6 +751,12 @@ impl Game for Sokoban {
         let board = live(state)?;
         let level = level_of(content, state)
             .ok_or_else(|| reject("unknown_level", "the pinned content lacks this level"))?;
+        if state.finished || state.resigned {
+            return Err(reject(
+                "match_over",
+                "the match has ended (the level was finished or given up); it accepts no more commands",
+            ));
+        }
         match *action {
             SokobanAction::Move { direction } => board
                 .check_step(direction)
@@ -769,6 +801,7 @@ impl Game for Sokoban {
                 "not_solved",
                 "the level is not solved: finish moves on from a solved level only",
             )),
+            SokobanAction::Resign => Ok(SokobanPlan::Resign),
         }
     }
 
@@ -792,6 +825,14 @@ impl Game for Sokoban {
                 moves: board.moves(),
                 pushes: board.pushes(),
                 lurd: export_lurd(board),
+            }];
+        }
+        if plan == SokobanPlan::Resign {
+            state.resigned = true;
+            let board = state.board().expect("checked: the board is live");
+            return vec![SokobanEvent::Resigned {
+                moves: board.moves(),
+                pushes: board.pushes(),
             }];
         }
         let BoardSlot::Live(board) = &mut state.board else {
@@ -835,7 +876,7 @@ impl Game for Sokoban {
                 board.restart().expect("checked: restart possible");
                 events.push(SokobanEvent::Restarted);
             }
-            SokobanPlan::Finish => unreachable!("handled above"),
+            SokobanPlan::Finish | SokobanPlan::Resign => unreachable!("handled above"),
         }
         // The "still solvable?" check, after every command that moved something: only a
         // position the cheap checks prove unsolvable gets the event, so receipts of play that
@@ -917,6 +958,12 @@ impl Game for Sokoban {
 
     fn status(_: &SokobanContent, state: &SokobanState) -> MatchStatus {
         match state.board() {
+            _ if state.resigned => MatchStatus::Finished {
+                outcome: Outcome {
+                    kind: "resigned".into(),
+                    winners: Vec::new(),
+                },
+            },
             Some(board) if board.is_solved() && state.finished => MatchStatus::Finished {
                 outcome: Outcome {
                     kind: "solved".into(),

@@ -421,7 +421,7 @@ fn legal_actions_list_kinds_with_ranges() {
     let mut m = new_match(1);
     let kinds = m.legal_actions(Seat(0)).unwrap();
     let names: Vec<&str> = kinds.iter().map(|k| k.kind.as_str()).collect();
-    assert_eq!(names, ["move", "walkTo", "pushTo"]);
+    assert_eq!(names, ["move", "walkTo", "pushTo", "resign"]);
     let moves = serde_json::to_value(&kinds[0]).unwrap();
     assert_eq!(
         moves["params"][0]["range"]["values"],
@@ -434,7 +434,10 @@ fn legal_actions_list_kinds_with_ranges() {
         .into_iter()
         .map(|k| k.kind)
         .collect();
-    assert_eq!(names, ["move", "walkTo", "pushTo", "undo", "restart"]);
+    assert_eq!(
+        names,
+        ["move", "walkTo", "pushTo", "undo", "restart", "resign"]
+    );
     assert_eq!(m.legal_actions(Seat(1)).unwrap_err().code(), "unknown_seat");
     // Every candidate the resolver offers is accepted.
     let candidates = m.resolver().candidates(m.state(), Seat(0), 5).unwrap();

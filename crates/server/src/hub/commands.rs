@@ -105,10 +105,9 @@ impl Hub {
         slot.wake.notify_one();
     }
 
-    /// Keeps the store's lifecycle in step with the game's status. A game may leave its
-    /// finished state again (Sokoban's undo after solving), so the record follows it back to
-    /// active — except for a resignation the server recorded for a game without a resign
-    /// action, which only the server can end and nothing reopens.
+    /// Keeps the store's lifecycle in step with the game's status. The game's status is the
+    /// only source: every way a match ends (a resignation too) is a receipt, so the record
+    /// follows the game, back to active if a game ever reopened.
     pub(super) fn note_finished(&self, slot: &Slot, m: &dyn ErasedMatch) {
         let lifecycle = slot.lifecycle();
         let (status, outcome) = match m.status() {
@@ -116,10 +115,7 @@ impl Hub {
                 MatchStatus::Finished,
                 Some(serde_json::to_value(&outcome).unwrap_or(Value::Null)),
             ),
-            GameStatus::Active
-                if lifecycle.status == MatchStatus::Finished
-                    && !is_server_resignation(lifecycle.outcome.as_ref()) =>
-            {
+            GameStatus::Active if lifecycle.status == MatchStatus::Finished => {
                 (MatchStatus::Active, None)
             }
             _ => return,
@@ -141,8 +137,8 @@ impl Hub {
         });
     }
 
-    /// The status a client sees: the game's own, or the outcome the server recorded for a
-    /// resignation the game has no action for.
+    /// The status a client sees: the game's own, or the store's for a match archived while
+    /// idle.
     pub(crate) fn status_of(&self, slot: &Slot, m: &dyn ErasedMatch) -> (String, Option<Value>) {
         match m.status() {
             GameStatus::Finished { outcome } => {
@@ -241,16 +237,6 @@ impl Hub {
                 ErrorKind::Conflict,
                 "match_archived",
                 "the match was archived after being idle; its replay stays readable",
-            ));
-        }
-        if lifecycle.status == MatchStatus::Finished
-            && loaded.m.status() == GameStatus::Active
-            && is_server_resignation(lifecycle.outcome.as_ref())
-            && !known
-        {
-            return Err(ApiError::rejected(
-                "match_over",
-                "the match has ended (a seat resigned); it accepts no more commands",
             ));
         }
         let tick = match submission.tick {
@@ -466,34 +452,5 @@ impl Hub {
                 tracing::warn!(match_id = %id, error = %e, "snapshot not stored");
             }
         });
-    }
-
-    /// Ends a match for a resignation the game has no action for: the outcome names every
-    /// other seat as winner, kind `resigned`.
-    pub(crate) async fn resign_generic(
-        &self,
-        slot: &Slot,
-        seat: Seat,
-        seats: u16,
-    ) -> Result<Value, ApiError> {
-        let outcome = Outcome {
-            kind: "resigned".into(),
-            winners: (0..seats).map(Seat).filter(|s| *s != seat).collect(),
-        };
-        let value = serde_json::to_value(&outcome).unwrap_or(Value::Null);
-        self.store
-            .set_match_status(
-                &slot.id,
-                MatchStatus::Finished,
-                Some(&value),
-                self.clock.wall_ms(),
-            )
-            .await?;
-        slot.set_lifecycle(Lifecycle {
-            status: MatchStatus::Finished,
-            outcome: Some(value.clone()),
-        });
-        slot.wake.notify_one();
-        Ok(value)
     }
 }

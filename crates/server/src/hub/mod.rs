@@ -35,9 +35,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::Duration;
 use tokio::sync::{broadcast, watch, Mutex, Notify, OwnedMutexGuard};
-use turnstile_core::{
-    CommandRefusal, MatchStatus as GameStatus, Outcome, Rejection, Seat, Sequence, Tick,
-};
+use turnstile_core::{CommandRefusal, MatchStatus as GameStatus, Rejection, Seat, Sequence, Tick};
 use turnstile_runtime::{
     ErasedBundle, ErasedCommand, ErasedMatch, ErasedRefusal, ErasedSpec, GameRegistry,
     ReceiptRedactor, ReplayEntry, SeatSpec,
@@ -131,10 +129,4 @@ impl Hub {
     pub(crate) fn now(&self) -> Duration {
         self.clock.monotonic()
     }
-}
-
-/// Whether a recorded outcome is a resignation the server recorded itself (for a game without
-/// a resign action): `{"kind": "resigned", ...}` while the game reports no outcome of its own.
-pub(super) fn is_server_resignation(outcome: Option<&Value>) -> bool {
-    outcome.and_then(|o| o.get("kind")).and_then(Value::as_str) == Some("resigned")
 }
