@@ -492,7 +492,7 @@ mod tests {
             .collect()
     }
 
-    fn bot_play<'a>(seats: &'a [String], count: u16, preset: &str, clock: &str) -> Outcome {
+    fn bot_play(seats: &[String], count: u16, preset: &str, clock: &str) -> Outcome {
         run(DuelPlay {
             seats,
             seat_count: Some(count),

@@ -34,6 +34,8 @@ fn vectors() -> Value {
         command_id: "c1".into(),
         seat: Some(Seat(0)),
         tick: 4,
+        // Untimed: no deadline, so the hash is the one the vectors were published with.
+        deadline_tick: None,
         action: json!({"type": "END_TURN"}),
         events: vec![drawn.clone(), ended],
         before: secret
