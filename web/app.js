@@ -189,6 +189,8 @@ async function lobbyPage(root) {
         h("option", { value: "open" }, "Open: whoever joins from the lobby"),
         bots.map((b) => h("option", { value: `bot:${b}` }, b === "random" ? "Computer (plays at random)" : `Computer (${b})`)),
         i >= (info.seats ? info.seats.min : 1) ? h("option", { value: "none" }, "Nobody (fewer players)") : null);
+      // seats beyond the game's minimum start as "nobody": a Duel is two players unless asked
+      if (i >= (info.seats ? info.seats.min : 1)) sel.value = "none";
       seatSelects.push(sel);
       fs.append(h("div", { class: "field" }, h("label", { for: `seat-${i}` }, n === 1 ? "Player" : g.seatName(i)), sel));
     }

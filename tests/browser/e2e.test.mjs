@@ -464,7 +464,7 @@ test("clover: a score with steps is shown step by step and ends on the receipt's
 // in the same release, and after a spell the response window the page waits for no longer opens
 // for this seat against the bot. The next change to web/duel.js for N-seat Duel must bring it
 // back (issue 11, point 3; issue 16).
-test("Duel: priority-window against a bot — legal cards highlighted, preview on hover, respond or pass", { skip: "Duel's response window after the lifecycle rebuild: see the comment above" }, async () => {
+test("Duel: priority-window against a bot — legal cards highlighted, preview on hover, respond or pass", async () => {
   const { context, page } = await newPage(browser, problems);
   await page.goto(server.url + "/");
   await openOptions(page);

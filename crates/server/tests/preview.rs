@@ -27,13 +27,9 @@ impl Rng {
     }
 }
 
-/// A parameter value of a legal action's range. Integer-looking strings (legal actions still
-/// list some integer fields as strings) are sent as numbers.
+/// A parameter value of a legal action's range, sent exactly as listed (legal actions list
+/// integers as JSON integers, so a listed value goes back verbatim).
 fn pick_param(range: &Value, rng: &mut Rng) -> Value {
-    let number_or_string = |s: &str| match s.parse::<i64>() {
-        Ok(n) => json!(n),
-        Err(_) => json!(s),
-    };
     match range["kind"].as_str().unwrap() {
         "integer" => {
             let (min, max) = (
@@ -44,7 +40,7 @@ fn pick_param(range: &Value, rng: &mut Rng) -> Value {
         }
         "oneOf" => {
             let values = range["values"].as_array().unwrap();
-            number_or_string(values[rng.below(values.len())].as_str().unwrap())
+            values[rng.below(values.len())].clone()
         }
         "cells" => {
             let cells = range["cells"].as_array().unwrap();
@@ -59,7 +55,7 @@ fn pick_param(range: &Value, rng: &mut Rng) -> Value {
             let mut chosen = Vec::new();
             for _ in 0..n {
                 let i = rng.below(left.len());
-                chosen.push(number_or_string(left.remove(i).as_str().unwrap()));
+                chosen.push(left.remove(i).clone());
             }
             json!(chosen)
         }
