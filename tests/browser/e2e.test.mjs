@@ -460,10 +460,8 @@ test("clover: a score with steps is shown step by step and ends on the receipt's
   await context.close();
 });
 
-// Skipped for now, with its reason: Duel was rebuilt on the match lifecycle (crates/lifecycle)
-// in the same release, and after a spell the response window the page waits for no longer opens
-// for this seat against the bot. The next change to web/duel.js for N-seat Duel must bring it
-// back (issue 11, point 3; issue 16).
+// The lobby's options make a two-seat Duel unless more seats are asked for (seats beyond the
+// game's minimum start as "nobody"), so the bot is the only other seat to answer the window.
 test("Duel: priority-window against a bot — legal cards highlighted, preview on hover, respond or pass", async () => {
   const { context, page } = await newPage(browser, problems);
   await page.goto(server.url + "/");
