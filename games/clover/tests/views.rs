@@ -228,7 +228,11 @@ fn legal_actions_carry_the_values_each_parameter_may_take() {
     shop.run.money = 0;
     let kinds = Clover::legal_actions(&content, &shop, Seat(0));
     let names: Vec<&str> = kinds.iter().map(|k| k.kind.as_str()).collect();
-    assert_eq!(names, ["leaveShop", "resign"], "broke: only leaving (or resigning)");
+    assert_eq!(
+        names,
+        ["leaveShop", "resign"],
+        "broke: only leaving (or resigning)"
+    );
     shop.run.money = 100;
     let kinds = Clover::legal_actions(&content, &shop, Seat(0));
     let buy = kind(&kinds, "buy").expect("buy");
