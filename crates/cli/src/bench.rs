@@ -31,7 +31,7 @@ use turnstile_connect4::ConnectFourRules;
 use turnstile_core::determinism::Pcg32;
 use turnstile_core::{
     CommandContext, CommandEnvelope, ContentBundle, ContentProblem, Game, LegalActionResolver,
-    MatchSetup, Seat,
+    MatchSetup, ReceiptFormat, Seat,
 };
 use turnstile_mnk::{MatchConfig, MnkGame, Rules, Searchable, StrongBot};
 use turnstile_runtime::testing::{random_game, random_receipted_game};
@@ -71,6 +71,9 @@ struct Figure {
     /// Canonical bytes of each move's receipt events, on average (what is hashed).
     #[serde(skip_serializing_if = "Option::is_none")]
     event_bytes_per_move: Option<u64>,
+    /// The receipt format the byte figures are for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    format: Option<u64>,
 }
 
 /// `count` per second over `took`.
@@ -115,6 +118,7 @@ fn figure(
         nodes_per_second: None,
         state_bytes_per_move: None,
         event_bytes_per_move: None,
+        format: None,
     }
 }
 
@@ -350,16 +354,21 @@ fn mnk<V: Searchable>(
     .with_games(games, took);
 
     let bot = strong_bot::<V>(&bundle.content, (commands / 10_000).clamp(1, 1_000))?;
-    let bytes = receipt_bytes::<V>(bundle, commands.clamp(1, 20_000))?;
-    Ok(vec![bare, receipted, bot, bytes])
+    let bytes = commands.clamp(1, 20_000);
+    let lean = receipt_bytes::<V>(bundle.clone(), bytes, ReceiptFormat::V3)?;
+    let before = receipt_bytes::<V>(bundle, bytes, ReceiptFormat::V2)?;
+    Ok(vec![bare, receipted, bot, lean, before])
 }
 
-/// What every receipted move serializes: the canonical bytes of the state after it (which is
-/// fingerprinted) and of its events (which the receipt hash covers), averaged over the same
-/// random games as above until `commands` moves. Measured, not timed.
+/// What every receipted move serializes: the canonical bytes of the state after it as its
+/// fingerprint hashes it (the lean form from format 3 on) and of its events (which the receipt
+/// hash covers), averaged over the same random games as above until `commands` moves, in
+/// receipt format `format` — the current one, and format 2 for the figures before signals left
+/// receipts (issue 11.4). Measured, not timed.
 fn receipt_bytes<V: Searchable>(
     bundle: Arc<ContentBundle<Rules>>,
     commands: u64,
+    format: ReceiptFormat,
 ) -> Result<Figure, String> {
     use turnstile_core::determinism::canonical::to_canonical_string;
     let mut rng = bot_generator(SEED, Seat(0)).map_err(|e| e.to_string())?;
@@ -372,7 +381,8 @@ fn receipt_bytes<V: Searchable>(
             seats: vec![SeatSpec::human(); 2],
             tick_rate: 10,
         };
-        let mut game = Match::<MnkGame<V>>::new(bundle.clone(), spec).map_err(|e| e.to_string())?;
+        let mut game =
+            Match::<MnkGame<V>>::new_in(bundle.clone(), spec, format).map_err(|e| e.to_string())?;
         while game.state().result().is_none() {
             let seat = game.state().to_move().ok_or("no seat is to move")?;
             let mut actions = MnkGame::<V>::enumerate_actions(&bundle.content, game.state(), seat);
@@ -390,7 +400,12 @@ fn receipt_bytes<V: Searchable>(
             let events =
                 to_canonical_string(&accepted.receipt.events).map_err(|e| e.to_string())?;
             event_bytes += events.len() as u64;
-            let state = to_canonical_string(game.state()).map_err(|e| e.to_string())?;
+            let state = if format.is_lean() {
+                to_canonical_string(&<MnkGame<V> as Game>::fingerprint_form(game.state()))
+            } else {
+                to_canonical_string(game.state())
+            }
+            .map_err(|e| e.to_string())?;
             state_bytes += state.len() as u64;
             moves += 1;
         }
@@ -404,6 +419,7 @@ fn receipt_bytes<V: Searchable>(
     );
     f.state_bytes_per_move = Some(state_bytes / moves.max(1));
     f.event_bytes_per_move = Some(event_bytes / moves.max(1));
+    f.format = Some(format.number());
     Ok(f)
 }
 

@@ -323,6 +323,7 @@ fn grid_game_benches_count_games_moves_and_nodes() {
                 "random_games_bare",
                 "random_games_receipted",
                 "strong_bot_nodes",
+                "receipt_bytes",
                 "receipt_bytes"
             ]
         );
@@ -332,6 +333,20 @@ fn grid_game_benches_count_games_moves_and_nodes() {
             assert!(line["commands"].as_u64().unwrap() >= 300, "{line}");
         }
         assert!(lines[2]["nodes"].as_u64().unwrap() > 0);
+        // The byte lines are counts, not timings: format 3 (signals out of receipts, lean
+        // state fingerprints) writes well under half of format 2's bytes per move.
+        let (lean, before) = (&lines[3], &lines[4]);
+        assert_eq!(
+            (lean["format"].as_u64(), before["format"].as_u64()),
+            (Some(3), Some(2))
+        );
+        let total = |l: &serde_json::Value| {
+            l["stateBytesPerMove"].as_u64().unwrap() + l["eventBytesPerMove"].as_u64().unwrap()
+        };
+        assert!(
+            total(lean) * 2 < total(before),
+            "{game}: format 3 {lean} against format 2 {before}"
+        );
     }
 }
 

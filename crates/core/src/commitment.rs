@@ -12,8 +12,9 @@
 use serde::{Deserialize, Serialize};
 use turnstile_determinism::{CanonicalError, Fingerprint};
 
-/// The receipt/state format this engine writes: 2 since salted commitments.
-pub const RECEIPT_FORMAT: u64 = 2;
+/// The receipt/state format this engine writes: 3 since receipts leave signals out and states
+/// are fingerprinted in their lean form (docs/replay.md, "Formats").
+pub const RECEIPT_FORMAT: u64 = 3;
 
 /// Which rules turn a receipt's hidden parts into hashed bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -22,8 +23,12 @@ pub enum ReceiptFormat {
     /// written by new matches.
     V1,
     /// Format 2: hidden events and hidden-information states enter hashes as salted
-    /// commitments.
+    /// commitments. Read, never written by new matches.
     V2,
+    /// Format 3: as format 2, and a receipt leaves out the events that are signals (bookkeeping
+    /// only the rules need, [`Game::is_signal`](crate::Game::is_signal)), and a state is
+    /// fingerprinted in the game's lean form ([`Game::fingerprint_form`](crate::Game::fingerprint_form)).
+    V3,
 }
 
 impl ReceiptFormat {
@@ -32,6 +37,7 @@ impl ReceiptFormat {
         match self {
             ReceiptFormat::V1 => 1,
             ReceiptFormat::V2 => 2,
+            ReceiptFormat::V3 => 3,
         }
     }
 
@@ -40,8 +46,25 @@ impl ReceiptFormat {
         match number {
             1 => Some(ReceiptFormat::V1),
             2 => Some(ReceiptFormat::V2),
+            3 => Some(ReceiptFormat::V3),
             _ => None,
         }
+    }
+
+    /// Whether hidden parts enter hashes as salted commitments (format 2 on).
+    pub fn seals_hidden(self) -> bool {
+        self >= ReceiptFormat::V2
+    }
+
+    /// Whether receipts record the deadline the command left (format 2 on).
+    pub fn records_deadline(self) -> bool {
+        self >= ReceiptFormat::V2
+    }
+
+    /// Whether receipts leave signals out and states are fingerprinted in their lean form
+    /// (format 3 on).
+    pub fn is_lean(self) -> bool {
+        self >= ReceiptFormat::V3
     }
 }
 

@@ -348,4 +348,25 @@ pub trait Game: Sized + Send + Sync + 'static {
     fn deadline_tick(_state: &Self::State) -> Option<Tick> {
         None
     }
+
+    /// Whether `event` is a *signal*: bookkeeping that only the rules need (a turn's status
+    /// moving to `Resolving` and back, its timer reset, a command received). A receipt of
+    /// format 3 leaves signals out, so receipts carry what a client renders and no more;
+    /// older formats keep them, so their replays re-execute bit for bit. The default keeps
+    /// every event.
+    ///
+    /// Must never depend on anything but the event itself: the same event is a signal in
+    /// every match, or a replay could not tell which events its receipts should hold.
+    fn is_signal(_event: &Self::Event) -> bool {
+        false
+    }
+
+    /// The form of `state` that format-3 fingerprints hash: the same information as the
+    /// state, written without what is at its default (empty lists, `null`s, zero counters).
+    /// It must be *complete* — two states that differ in anything the rules can ever read
+    /// must give different forms — and is never read back, only hashed. The default is the
+    /// state itself; a game overrides it when its serialized state is mostly defaults.
+    fn fingerprint_form(state: &Self::State) -> impl Serialize + '_ {
+        state
+    }
 }

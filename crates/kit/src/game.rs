@@ -225,4 +225,15 @@ impl<G: KitGame> Game for Kit<G> {
     fn deadline_tick(state: &KitState<G>) -> Option<Tick> {
         state.deadline_tick
     }
+
+    /// The turn framework's bookkeeping events (status changes, activation, timer reset, the
+    /// echo of the command) are signals; turns beginning and ending, rounds, the game's own
+    /// events and the match's end are what clients render.
+    fn is_signal(event: &KitEvent<G>) -> bool {
+        matches!(event, KitEvent::Turn { event } if event.is_signal())
+    }
+
+    fn fingerprint_form(state: &KitState<G>) -> impl Serialize + '_ {
+        crate::state::LeanKitState(state)
+    }
 }

@@ -143,6 +143,11 @@ pub trait KitGame: Debug + Clone + Copy + PartialEq + Eq + Send + Sync + 'static
     fn play_params(board: &Self::Board) -> Vec<ParamSpec>;
     /// What viewers see of the board.
     fn view(board: &Self::Board) -> Self::BoardView;
+    /// The board as format-3 state fingerprints hash it: complete (two boards that differ
+    /// give different forms), never read back. The default is the board's own serde form.
+    fn fingerprint_board(board: &Self::Board) -> impl Serialize + '_ {
+        board
+    }
 }
 
 /// How a game itself ends a match: who won, and the engine's outcome kind.

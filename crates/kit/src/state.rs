@@ -78,6 +78,28 @@ impl<G: KitGame> KitState<G> {
     }
 }
 
+/// A kit state in its lean form, for fingerprints of receipt format 3: the board as the game
+/// fingerprints it, the
+/// turn framework's state in its lean form, and the result and deadline only when there is one.
+pub(crate) struct LeanKitState<'a, G: KitGame>(pub(crate) &'a KitState<G>);
+
+impl<G: KitGame> Serialize for LeanKitState<'_, G> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let state = self.0;
+        let mut object = serializer.serialize_struct("KitState", 4)?;
+        object.serialize_field("board", &G::fingerprint_board(&state.board))?;
+        if let Some(deadline) = &state.deadline_tick {
+            object.serialize_field("deadlineTick", deadline)?;
+        }
+        if let Some(result) = &state.result {
+            object.serialize_field("result", result)?;
+        }
+        object.serialize_field("turns", &state.turns.lean())?;
+        object.end()
+    }
+}
+
 /// What anyone sees: everything, since kit games hide nothing — the game's board view beside
 /// the turn and the result.
 #[derive(Debug, Clone, Serialize)]

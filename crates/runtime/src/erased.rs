@@ -565,7 +565,7 @@ impl<G: Game> TypedMatch<G> {
         let first = earlier.first().or(later.first()).map(|e| e.receipt.before);
         let format = match first {
             Some(before) => detect_format::<G>(&bundle, &typed, &before)?,
-            None => ReceiptFormat::V2,
+            None => ReceiptFormat::V3,
         };
         let inner = Match::restore_in(bundle, typed, snapshot, earlier, later, format)?;
         Ok(TypedMatch {
@@ -606,14 +606,20 @@ fn view_fingerprint<A, E>(receipt: &Receipt<A, E>, viewer: Viewer) -> Option<Fin
 }
 
 /// The receipt format of a stored match, told by the `before` of its first receipt: a match an
-/// older release wrote in format 1 continues in format 1 (its receipts must re-execute bit for
-/// bit); everything else is format 2. Games without hidden information hash identically in
-/// both, so they are always format 2.
+/// older release wrote in format 1 or 2 continues in that format (its receipts must re-execute
+/// bit for bit); everything else is format 3. Formats are tried newest first, so a game whose
+/// states fingerprint alike in two formats continues in the newer one — which is sound because
+/// such a game keeps every event (a game that declares signals also declares a lean
+/// fingerprint form, and its formats differ from the first state on: docs/replay.md).
 fn detect_format<G: Game>(
     bundle: &Arc<ContentBundle<G::Content>>,
     spec: &MatchSpec<G::Config>,
     first_before: &Fingerprint,
 ) -> Result<ReceiptFormat, ErasedError> {
+    let v3 = Match::<G>::new_in(bundle.clone(), spec.clone(), ReceiptFormat::V3)?;
+    if v3.state_fingerprint() == first_before {
+        return Ok(ReceiptFormat::V3);
+    }
     let v2 = Match::<G>::new_in(bundle.clone(), spec.clone(), ReceiptFormat::V2)?;
     if v2.state_fingerprint() == first_before {
         return Ok(ReceiptFormat::V2);
@@ -622,7 +628,7 @@ fn detect_format<G: Game>(
     Ok(if v1.state_fingerprint() == first_before {
         ReceiptFormat::V1
     } else {
-        ReceiptFormat::V2
+        ReceiptFormat::V3
     })
 }
 
@@ -956,7 +962,12 @@ impl<G: Game> ErasedMatch for TypedMatch<G> {
             .preview_sealed(self.inner.state(), ctx, &action, Viewer::Seat(seat), &seal)
             .map_err(ErasedRefusal::Refused)?
             .map_err(|e| broken(e.to_string()))?;
-        let events = canonical(&preview.events).map_err(|e| broken(e.to_string()))?;
+        let mut shown = preview.events;
+        if self.inner.format().is_lean() {
+            // What the commit's receipt will hold: signals stay out of both.
+            shown.retain(|event| !G::is_signal(event));
+        }
+        let events = canonical(&shown).map_err(|e| broken(e.to_string()))?;
         let fingerprint = Fingerprint::of(&serde_json::json!({
             "action": canonical(&action).map_err(|e| broken(e.to_string()))?,
             "events": events,

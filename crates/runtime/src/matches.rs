@@ -246,8 +246,8 @@ pub struct Match<G: Game> {
     broken: Option<String>,
     /// Reused canonical buffers: fingerprinting is most of a command's cost.
     fingerprinter: Fingerprinter,
-    /// How hidden parts enter hashes (format 2 for new matches; 1 for matches of an older
-    /// release, read back and continued as they were written).
+    /// How hidden parts, signals and states enter hashes (format 3 for new matches; 1 or 2 for
+    /// matches of an older release, read back and continued as they were written).
     format: ReceiptFormat,
     /// The match's commitment secret (from the seed).
     secret: MatchSecret,
@@ -296,7 +296,8 @@ fn viewers(seats: u16) -> impl Iterator<Item = Viewer> {
 
 /// The state fingerprint after the receipt with this sequence: the plain fingerprint in
 /// format 1 or for a game without hidden information, the salted commitment to the state
-/// otherwise (docs/commitments.md).
+/// otherwise (docs/commitments.md). From format 3 on, what is fingerprinted or committed to is
+/// the game's lean [`Game::fingerprint_form`] of the state.
 pub fn state_fingerprint<G: Game>(
     format: ReceiptFormat,
     secret: &MatchSecret,
@@ -304,10 +305,14 @@ pub fn state_fingerprint<G: Game>(
     state: &G::State,
     fingerprinter: &mut Fingerprinter,
 ) -> Result<Fingerprint, CanonicalError> {
-    if format == ReceiptFormat::V1 || !G::HIDDEN_INFORMATION {
-        fingerprinter.fingerprint(state)
-    } else {
-        secret.commit(SaltPurpose::State, sequence, 0, state)
+    match (
+        format.is_lean(),
+        format.seals_hidden() && G::HIDDEN_INFORMATION,
+    ) {
+        (false, false) => fingerprinter.fingerprint(state),
+        (false, true) => secret.commit(SaltPurpose::State, sequence, 0, state),
+        (true, false) => fingerprinter.fingerprint(&G::fingerprint_form(state)),
+        (true, true) => secret.commit(SaltPurpose::State, sequence, 0, &G::fingerprint_form(state)),
     }
 }
 
@@ -322,7 +327,7 @@ pub fn sealed_events<G: Game>(
     sequence: Sequence,
     events: &[G::Event],
 ) -> Result<Option<Vec<Sealed<G::Event>>>, CanonicalError> {
-    if format == ReceiptFormat::V1 || !G::HIDDEN_INFORMATION {
+    if !format.seals_hidden() || !G::HIDDEN_INFORMATION {
         return Ok(None);
     }
     let mut any_hidden = false;
@@ -348,7 +353,7 @@ impl<G: Game> Match<G> {
         bundle: Arc<ContentBundle<G::Content>>,
         spec: MatchSpec<G::Config>,
     ) -> Result<Self, MatchError> {
-        Self::new_in(bundle, spec, ReceiptFormat::V2)
+        Self::new_in(bundle, spec, ReceiptFormat::V3)
     }
 
     /// Creates a match at sequence 0 whose receipts follow `format` (format 1 only to
@@ -582,7 +587,11 @@ impl<G: Game> Match<G> {
         // From here on the command is legal. Everything below is engine work whose only
         // possible failure is a game defect (a state without canonical form), which stops
         // the match instead of producing a receipt that could not be verified.
-        let events = G::commit(content, &mut self.state, ctx, plan);
+        let mut events = G::commit(content, &mut self.state, ctx, plan);
+        if self.format.is_lean() {
+            // Signals are the rules' bookkeeping; format 3 receipts carry what clients render.
+            events.retain(|event| !G::is_signal(event));
+        }
         match self.seal(envelope, events) {
             Ok(index) => Ok(Accepted {
                 receipt: &self.log[index].receipt,
@@ -624,11 +633,12 @@ impl<G: Game> Match<G> {
             command_id: envelope.command_id.clone(),
             seat: envelope.seat,
             tick: envelope.tick,
-            // Format 2 records the deadline the command left; format 1 never did, so its
+            // Format 2 on records the deadline the command left; format 1 never did, so its
             // replays re-execute to the receipts (and hashes) they hold.
-            deadline_tick: match self.format {
-                ReceiptFormat::V1 => None,
-                ReceiptFormat::V2 => G::deadline_tick(&self.state),
+            deadline_tick: if self.format.records_deadline() {
+                G::deadline_tick(&self.state)
+            } else {
+                None
             },
             action: envelope.action.clone(),
             events,
@@ -791,7 +801,7 @@ impl<G: Game> Match<G> {
         earlier: Vec<LogEntry<G>>,
         later: Vec<LogEntry<G>>,
     ) -> Result<Self, MatchError> {
-        Self::restore_in(bundle, spec, snapshot, earlier, later, ReceiptFormat::V2)
+        Self::restore_in(bundle, spec, snapshot, earlier, later, ReceiptFormat::V3)
     }
 
     /// [`Match::restore`] of a match whose receipts follow `format`.

@@ -1,4 +1,4 @@
-//! Replay files (formats 1 and 2) and their verification, full or as one seat holds them.
+//! Replay files (formats 1, 2 and 3) and their verification, full or as one seat holds them.
 //!
 //! A replay holds everything needed to re-execute a match on its own: the game, config, seats,
 //! seed, tick rate, the content bundle embedded in its typed form, and every accepted command's
@@ -10,8 +10,10 @@
 //! integer is exact (large ones as decimal strings) and any client can read it.
 //!
 //! Format 2 differs from format 1 only in how hidden parts enter hashes (salted commitments,
-//! docs/commitments.md); the file's shape is the same, and format-1 files still verify, under
-//! the rules they were written with. A *redacted* replay — a seat's own timeline, downloaded
+//! docs/commitments.md); format 3 differs from format 2 only in leaving signals out of
+//! receipts and fingerprinting states in their lean form (docs/replay.md, "Formats"). The
+//! file's shape is the same in all three, and older files still verify, under the rules they
+//! were written with. A *redacted* replay — a seat's own timeline, downloaded
 //! while the match is live, without the seed — is checked by [`verify_redacted`] as far as its
 //! holder can: the chain, and what it could not check is said.
 
@@ -27,7 +29,7 @@ use turnstile_core::{
     ReceiptFormat, Sequence, RECEIPT_FORMAT,
 };
 
-/// The replay format this engine writes; it reads this one and format 1.
+/// The replay format this engine writes; it reads this one and formats 1 and 2.
 pub const REPLAY_FORMAT: u64 = RECEIPT_FORMAT;
 
 /// The engine version written into replays.
@@ -81,7 +83,7 @@ pub enum ReplayError {
     #[error("malformed replay: {0}")]
     Malformed(String),
     /// A format this engine does not read.
-    #[error("unknown replay format {0}; this engine reads formats 1 and {REPLAY_FORMAT}")]
+    #[error("unknown replay format {0}; this engine reads formats 1 to {REPLAY_FORMAT}")]
     UnknownFormat(u64),
     /// A game this build does not know.
     #[error("unknown game {0:?}; this build knows {1}")]

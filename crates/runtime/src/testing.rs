@@ -279,8 +279,12 @@ impl<G: Game> Driver<G> {
             seat: Some(seat),
             tick,
         };
+        // The match's own fingerprint rule (salted, lean from format 3 on), as the server's
+        // previews use it.
+        let next_sequence = self.game.sequence() + 1;
+        let seal = |next: &G::State| self.game.fingerprint_state_at(next_sequence, next);
         let promised = resolver
-            .preview(state, ctx, &action, Viewer::Spectator)
+            .preview_sealed(state, ctx, &action, Viewer::Spectator, &seal)
             .map_err(|r| format!("a candidate failed its preview: {r}"))?
             .map_err(|e| e.to_string())?
             .state_fingerprint;

@@ -416,8 +416,8 @@ fn unreadable_replays_are_errors_not_divergences() {
         "malformed_replay"
     );
     assert_eq!(
-        ReplayFile::parse(r#"{"format": 3}"#).unwrap_err(),
-        ReplayError::UnknownFormat(3)
+        ReplayFile::parse(r#"{"format": 4}"#).unwrap_err(),
+        ReplayError::UnknownFormat(4)
     );
     assert_eq!(
         ReplayFile::parse(r#"{"format": 1}"#).unwrap_err().code(),

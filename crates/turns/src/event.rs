@@ -137,6 +137,26 @@ pub enum TurnEvent<P = (), S = ()> {
     },
 }
 
+impl<P, S> TurnEvent<P, S> {
+    /// Whether this event is a *signal*: bookkeeping that only the rules need, which receipts
+    /// of format 3 leave out (docs/turns.md, "Which events are signals"). A turn's type and
+    /// status changes, its activation and timer reset, and the "command received" echoes of
+    /// the receipt's own action are signals; what a client renders — a turn began or ended
+    /// and why, rounds, commanders joining, leaving, skipped or reprioritized, a stalled loop,
+    /// a resumed clock — stays an event.
+    pub fn is_signal(&self) -> bool {
+        matches!(
+            self,
+            TurnEvent::TurnTypeChanged { .. }
+                | TurnEvent::TurnStatusChanged { .. }
+                | TurnEvent::TurnActivated { .. }
+                | TurnEvent::TurnTimerReset
+                | TurnEvent::PlayCommandReceived { .. }
+                | TurnEvent::SkipCommandReceived { .. }
+        )
+    }
+}
+
 impl<P: Serialize, S: Serialize> Serialize for TurnEvent<P, S> {
     fn serialize<Z: Serializer>(&self, serializer: Z) -> Result<Z::Ok, Z::Error> {
         /// Writes `{"k": v, …}` with the keys as given (already sorted), then ends it.

@@ -63,6 +63,7 @@ mod error;
 mod event;
 mod fair;
 mod ids;
+mod lean;
 mod order;
 mod state;
 mod system;
@@ -77,6 +78,7 @@ pub use fair::{
     fair_remaining_millis, fair_remaining_ticks, half_round_trip_ticks, ticks_to_millis,
 };
 pub use ids::{CommanderId, EntityId, TurnConfigId};
+pub use lean::LeanTurns;
 pub use order::{Commander, LoopOutcome, RecomputeAt, Registration, SkipReason, TurnOrder};
 pub use state::{MatchTurns, TurnClock};
 pub use system::{

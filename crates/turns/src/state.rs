@@ -211,6 +211,12 @@ impl MatchTurns {
         self
     }
 
+    /// This state in its lean form, for fingerprints of receipt format 3: every field that
+    /// differs from its default, nothing else (crate::lean explains why that is complete).
+    pub fn lean(&self) -> crate::LeanTurns<'_> {
+        crate::LeanTurns(self)
+    }
+
     /// The clock.
     pub fn clock(&self) -> &TurnClock {
         &self.clock

@@ -235,6 +235,10 @@ impl<V: Variant> KitGame for Mnk<V> {
     fn view(board: &Board) -> MnkBoardView {
         MnkBoardView { rows: board.rows() }
     }
+
+    fn fingerprint_board(board: &Board) -> impl Serialize + '_ {
+        board.lean()
+    }
 }
 
 /// Loads a bundle of variant `V` and computes its revision.
