@@ -51,7 +51,9 @@ struct Figure {
     bench: &'static str,
     what: &'static str,
     commands: u64,
-    seconds: String,
+    /// Wall time of the measured path, in seconds with microseconds, as a JSON number (a
+    /// measurement printed for people and scripts, never an input to rules).
+    seconds: f64,
     per_second: u64,
     /// Complete games, when the line measures whole games.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -110,7 +112,7 @@ fn figure(
         bench,
         what,
         commands,
-        seconds: format!("{}.{:06}", took.as_secs(), took.subsec_micros()),
+        seconds: took.as_micros() as f64 / 1e6,
         per_second: rate(commands, took),
         games: None,
         games_per_second: None,

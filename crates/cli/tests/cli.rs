@@ -333,6 +333,7 @@ fn grid_game_benches_count_games_moves_and_nodes() {
             assert!(line["commands"].as_u64().unwrap() >= 300, "{line}");
         }
         assert!(lines[2]["nodes"].as_u64().unwrap() > 0);
+        assert!(lines.iter().all(|l| l["seconds"].is_number()), "{lines:?}");
         // The byte lines are counts, not timings: format 3 (signals out of receipts, lean
         // state fingerprints) writes well under half of format 2's bytes per move.
         let (lean, before) = (&lines[3], &lines[4]);

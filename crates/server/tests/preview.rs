@@ -422,7 +422,13 @@ async fn a_timed_preview_holds_for_its_tick_only() {
         .expect("a timed receipt has a deadline");
     assert!(deadline > receipt["tick"].as_u64().unwrap(), "{receipt}");
     let snap = snapshot(&s, &id, &t1).await;
-    assert_eq!(snap["deadlineTick"].as_u64(), Some(deadline), "{snap}");
+    if snap["sequence"] == 1 {
+        assert_eq!(snap["deadlineTick"].as_u64(), Some(deadline), "{snap}");
+    } else {
+        // A loaded machine let the next turn (0.3 s) time out before the snapshot: the
+        // snapshot then shows a later turn's deadline, never an earlier one.
+        assert!(snap["deadlineTick"].as_u64() > Some(deadline), "{snap}");
+    }
     assert!(
         snap["serverTick"].as_u64() >= receipt["tick"].as_u64(),
         "{snap}"
