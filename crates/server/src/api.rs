@@ -8,7 +8,7 @@ use crate::edge::random_hex;
 use crate::error::{ApiError, ApiResult, ErrorBody, ErrorKind};
 use crate::extract::Path;
 use crate::extract::{ApiJson, ApiQuery, ClientAddr, OptionalJson};
-use crate::hub::{refusal_error, Hub, Loaded, Origin, Slot, Submission};
+use crate::hub::{refusal_error, Hub, Loaded, Origin, Slot, Submission, FORMAT_RETIRED};
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -391,7 +391,13 @@ pub async fn get_match(
     let (slot, role) = authenticated(&hub, &id, &headers).await?;
     // Seats claimed on another node since this one loaded the match (names, `open` → `human`).
     hub.refresh_seats(&slot).await?;
-    let guard = hub.lock(&slot).await?;
+    let guard = match hub.lock(&slot).await {
+        Ok(guard) => guard,
+        Err(e) if e.code == FORMAT_RETIRED => {
+            return retired_snapshot(&hub, &slot, role, e).await.map(Json)
+        }
+        Err(e) => return Err(e),
+    };
     // While the clock waits, the ready marks may have been taken on other nodes.
     if guard
         .as_ref()
@@ -437,7 +443,103 @@ pub async fn get_match(
         seats,
         seed: ended.then(|| slot.record.seed.clone()),
         clock_start,
+        retired: None,
     }))
+}
+
+/// The snapshot of a match this build cannot re-execute (an older release wrote it): what the
+/// stored record and log say — its status and outcome (for a live match closed at load, the
+/// `aborted` outcome and its `format_retired` reason), its sequence and last tick — and no
+/// view, which only the old rules could draw.
+async fn retired_snapshot(
+    hub: &Hub,
+    slot: &Slot,
+    role: Role,
+    why: ApiError,
+) -> ApiResult<MatchSnapshot> {
+    let lifecycle = slot.lifecycle();
+    let status = match lifecycle.status {
+        MatchStatus::Active => "active",
+        MatchStatus::Finished => "finished",
+        MatchStatus::Archived => "archived",
+    };
+    let sequence = hub.store.last_sequence(&slot.id).await?;
+    let last_tick = hub
+        .store
+        .log(&slot.id, sequence.saturating_sub(1), 1)
+        .await?
+        .first()
+        .map_or(0, |r| r.tick);
+    Ok(MatchSnapshot {
+        match_id: slot.id.clone(),
+        game: slot.record.game.clone(),
+        revision: slot.record.revision.clone(),
+        viewer: viewer_dto(role.viewer()),
+        status: status.into(),
+        outcome: lifecycle.outcome,
+        sequence,
+        step: 0,
+        tick_rate: slot.record.tick_rate,
+        server_tick: last_tick,
+        deadline_tick: None,
+        view: Value::Null,
+        view_fingerprint: String::new(),
+        seats: seat_infos(slot),
+        seed: (lifecycle.status != MatchStatus::Active).then(|| slot.record.seed.clone()),
+        clock_start: None,
+        retired: Some(RetiredDto {
+            code: why.code.into_owned(),
+            message: why.message,
+        }),
+    })
+}
+
+/// The full replay of a match this build cannot re-execute, assembled from the store: the
+/// stored content and log as the older release wrote them (receipt format 1, the only format
+/// an older release wrote), the recorded outcome with its reason, and `retired` saying why.
+/// It is given to everyone with a token, like any ended match's replay; `replay verify` reads
+/// it and refuses what it cannot re-execute with a typed error, never a false ok.
+async fn retired_replay(hub: &Hub, slot: &Slot, why: ApiError) -> ApiResult<Value> {
+    let record = &slot.record;
+    let content = hub
+        .store
+        .get_content(&record.game, &record.revision)
+        .await?
+        .ok_or_else(|| {
+            ApiError::not_found(
+                "unknown_revision",
+                format!("no content revision {} of {}", record.revision, record.game),
+            )
+        })?;
+    let log = hub.read_log(&slot.id, 0).await?;
+    let file = turnstile_runtime::ReplayFile {
+        format: 1,
+        engine: env!("CARGO_PKG_VERSION").into(),
+        game: record.game.clone(),
+        config: record.config.clone(),
+        seats: slot.seat_specs(),
+        seed: record.seed.clone(),
+        tick_rate: record.tick_rate,
+        revision: record
+            .revision
+            .parse()
+            .map_err(|_| ApiError::internal("read the match's revision"))?,
+        bundle: content.bundle,
+        entries: log.iter().map(crate::hub::entry_of).collect(),
+        outcome: None,
+    };
+    let mut value =
+        serde_json::to_value(file).map_err(|_| ApiError::internal("write the replay"))?;
+    if let Some(object) = value.as_object_mut() {
+        if let Some(outcome) = slot.lifecycle().outcome {
+            object.insert("outcome".into(), outcome);
+        }
+        object.insert(
+            "retired".into(),
+            serde_json::json!({"code": why.code, "message": why.message}),
+        );
+    }
+    Ok(value)
 }
 
 /// The seats as everyone may see them: an open seat nobody has claimed says `open`; a
@@ -1111,7 +1213,13 @@ pub async fn replay(
     headers: HeaderMap,
 ) -> ApiResult<Response> {
     let (slot, role) = authenticated(&hub, &id, &headers).await?;
-    let guard = hub.lock(&slot).await?;
+    let guard = match hub.lock(&slot).await {
+        Ok(guard) => guard,
+        Err(e) if e.code == FORMAT_RETIRED => {
+            return Ok(Json(retired_replay(&hub, &slot, e).await?).into_response())
+        }
+        Err(e) => return Err(e),
+    };
     let m = loaded_match(&guard)?;
     let viewer = if hub.has_ended(&slot, m) {
         Viewer::Referee

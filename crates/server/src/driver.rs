@@ -227,6 +227,11 @@ pub async fn resume_active(hub: &Arc<Hub>) {
                 match hub.claim(&slot).await {
                     Ok(true) => ensure_driver(hub, &slot),
                     Ok(false) => {}
+                    // An older release's match that cannot resume was closed as it loaded
+                    // (`Hub::retire`): it has its outcome and is not active any more.
+                    Err(e) if e.code == crate::hub::FORMAT_RETIRED => {
+                        tracing::info!(match_id = %slot.id, "closed at resume: written by an older release")
+                    }
                     Err(e) => {
                         tracing::warn!(match_id = %slot.id, code = %e.code, "could not resume match")
                     }

@@ -254,6 +254,22 @@ pub struct MatchSnapshot {
     /// and until when (`deadlineTick` is then null: no time counts yet).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub clock_start: Option<ClockStartDto>,
+    /// Set when this build cannot re-execute the match because an older release wrote it
+    /// (docs/storage.md, "Matches an older release wrote"): `view` is then null,
+    /// `viewFingerprint` empty, and the snapshot is read from the stored record and log.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retired: Option<RetiredDto>,
+}
+
+/// Why a match is shown from its stored record only: the code (`format_retired`) and, for a
+/// person, what this build could not do with it.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RetiredDto {
+    /// `format_retired`.
+    pub code: String,
+    /// What this build could not do with the match.
+    pub message: String,
 }
 
 /// A timed match whose clock waits for its people (docs/turns.md, "Fair clocks"): the human

@@ -202,7 +202,21 @@ impl Server {
                     created_at_ms: clock.wall_ms(),
                 })
                 .await?;
-            if store.current_revision(id).await?.is_none() {
+            // New matches pin the current revision. An older release's current revision that
+            // this build cannot load (Duel's format-1 presets) would strand every new match of
+            // the game, so it gives way to the built-in content; one that loads stays current
+            // (an operator may have published it on purpose).
+            let keep = match store.current_revision(id).await? {
+                None => false,
+                Some(current) if current == revision => true,
+                Some(current) => match store.get_content(id, &current).await? {
+                    Some(stored) => game
+                        .load_bundle(&stored.bundle, current.parse().ok().as_ref())
+                        .is_ok(),
+                    None => false,
+                },
+            };
+            if !keep {
                 store.set_current_revision(id, &revision).await?;
             }
         }

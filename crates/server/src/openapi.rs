@@ -46,7 +46,7 @@ use utoipa::{Modify, OpenApi};
         LegalActionsResponse, PreviewRequest, PreviewResponse, TimelineResponse, ResolutionStep,
         ResolutionResponse, ResignRequest, ResignResponse, ContentResponse, PublishRequest,
         PublishResponse, SeatRange, GameInfo, GamesResponse, Health, HintResponse, JoinRequest,
-        JoinResponse, OpenMatchSummary, OpenMatchesResponse
+        JoinResponse, OpenMatchSummary, OpenMatchesResponse, RetiredDto
     )),
     modifiers(&Bearer),
     tags(

@@ -8,6 +8,26 @@ use turnstile_runtime::SeatKind;
 /// How many log records one store read takes.
 const LOG_PAGE: u32 = 5_000;
 
+/// The code of a match this build cannot resume because an older release wrote it
+/// (docs/storage.md, "Matches an older release wrote"). Every route but the match view and
+/// the replay answers it (422); those two are served from the stored record and log.
+pub(crate) const FORMAT_RETIRED: &str = "format_retired";
+
+/// The outcome kind recorded for a live match closed because it is [`FORMAT_RETIRED`].
+pub(crate) const RETIRED_OUTCOME: &str = "aborted";
+
+/// The refusal for a match this build cannot resume; `what` says which step failed.
+fn format_retired(what: &str) -> ApiError {
+    ApiError::rejected(
+        "format_retired",
+        format!(
+            "this match was written by an older release and this build cannot {what}; a live \
+             one is closed without a winner (outcome `aborted`); its view and replay stay \
+             readable"
+        ),
+    )
+}
+
 /// A match loaded in memory on this node.
 pub(crate) struct Loaded {
     /// The match.
@@ -218,11 +238,14 @@ impl Hub {
                 )
             })?;
         let expected = revision.parse().ok();
+        // Content this build stored loads (it was checked when it was published), so a stored
+        // bundle that does not is an older release's: Duel's presets of format 1 announce
+        // `POWER`, which the rebuilt Duel refuses.
         let bundle = registered
             .load_bundle(&record.bundle, expected.as_ref())
             .map_err(|e| {
-                tracing::error!(game, revision, error = %e, "stored bundle does not load");
-                ApiError::internal("load the stored content")
+                tracing::warn!(game, revision, error = %e, "stored bundle does not load");
+                format_retired("load its stored content")
             })?;
         if let Ok(mut cache) = self.bundles.lock() {
             cache.insert(key, bundle.clone());
@@ -315,7 +338,14 @@ impl Hub {
     ) -> Result<OwnedMutexGuard<Option<Loaded>>, ApiError> {
         let mut guard = slot.state.clone().lock_owned().await;
         if guard.is_none() {
-            let loaded = self.load(slot).await?;
+            let loaded = match self.load(slot).await {
+                Ok(loaded) => loaded,
+                Err(e) if e.code == FORMAT_RETIRED => {
+                    self.retire(slot, &e).await?;
+                    return Err(e);
+                }
+                Err(e) => return Err(e),
+            };
             slot.known_sequence
                 .fetch_max(loaded.m.sequence(), Ordering::SeqCst);
             if let Ok(mut r) = slot.redactor.lock() {
@@ -327,7 +357,7 @@ impl Hub {
     }
 
     /// Reads a match's whole log from the store.
-    pub(super) async fn read_log(
+    pub(crate) async fn read_log(
         &self,
         id: &str,
         after: Sequence,
@@ -391,13 +421,16 @@ impl Hub {
         let m = match restored {
             Some(m) => m,
             None => {
+                // A log this build wrote re-executes (every command was checked by these rules
+                // when it was accepted); one that does not was written under older rules — a
+                // format-1 clover log names hands this build spells differently.
                 let mut m = game.new_match(&bundle, spec).map_err(|e| {
-                    tracing::error!(match_id = %slot.id, error = %e, "stored match does not set up");
-                    ApiError::internal("rebuild the match")
+                    tracing::warn!(match_id = %slot.id, error = %e, "stored match does not set up");
+                    format_retired("set the match up")
                 })?;
                 m.apply_entries(&entries).map_err(|e| {
-                    tracing::error!(match_id = %slot.id, error = %e, "stored log does not replay");
-                    ApiError::internal("replay the match's log")
+                    tracing::warn!(match_id = %slot.id, error = %e, "stored log does not replay");
+                    format_retired("re-execute its log")
                 })?;
                 m
             }
@@ -467,6 +500,36 @@ impl Hub {
                     .set_live_matches(u64::try_from(slots.len()).unwrap_or(u64::MAX));
             }
         }
+    }
+
+    /// Closes a live match that cannot be resumed because an older release wrote it: the
+    /// outcome `{kind: "aborted", winners: [], reason: {code: "format_retired", message}}` is
+    /// recorded in the store (the same column every outcome is in, on both backends), so it
+    /// survives restarts, every node reads it, and the match is no longer listed as active,
+    /// resumed or driven. A match that had ended keeps the outcome it had.
+    pub(crate) async fn retire(&self, slot: &Slot, why: &ApiError) -> Result<(), ApiError> {
+        if slot.lifecycle().status != MatchStatus::Active {
+            return Ok(());
+        }
+        let outcome = json!({
+            "kind": RETIRED_OUTCOME,
+            "winners": [],
+            "reason": {"code": why.code, "message": why.message},
+        });
+        self.store
+            .set_match_status(
+                &slot.id,
+                MatchStatus::Finished,
+                Some(&outcome),
+                self.clock.wall_ms(),
+            )
+            .await?;
+        tracing::warn!(match_id = %slot.id, "closed a match an older release wrote (format_retired)");
+        slot.set_lifecycle(Lifecycle {
+            status: MatchStatus::Finished,
+            outcome: Some(outcome),
+        });
+        Ok(())
     }
 
     /// Matches of this node's store that are active and not loaded yet.

@@ -19,7 +19,7 @@ mod cache;
 mod commands;
 mod leases;
 
-pub(crate) use cache::{Lifecycle, Loaded, Slot};
+pub(crate) use cache::{Lifecycle, Loaded, Slot, FORMAT_RETIRED};
 pub(crate) use commands::{refusal_error, Committed, Origin, Submission};
 
 use crate::clock::MatchClock;
@@ -79,7 +79,7 @@ pub(super) fn seat_of(index: u32) -> Option<Seat> {
     u16::try_from(index).ok().map(Seat)
 }
 
-pub(super) fn entry_of(record: &LogRecord) -> ReplayEntry {
+pub(crate) fn entry_of(record: &LogRecord) -> ReplayEntry {
     ReplayEntry {
         envelope: record.envelope.clone(),
         receipt: record.receipt.clone(),
