@@ -725,7 +725,9 @@ test("open games: a match left open in one browser is listed in another's lobby,
   await status(b.page).filter({ hasText: "Your turn" }).waitFor({ timeout: T });
   await b.page.locator('.mnk-board button[data-col="4"]').tap();
   await a.page.locator('ol.log li[data-seq="2"]').waitFor({ timeout: T });
-  assert.equal(await a.page.locator(".mnk-board .piece.p1").count(), 1, "Yellow's disc, dropped on the phone");
+  // the log line comes with the receipt, the board with the snapshot it then fetches
+  await a.page.locator(".mnk .mnk-board .piece.p1").first().waitFor({ timeout: T });
+  assert.equal(await a.page.locator(".mnk .mnk-board .piece.p1").count(), 1, "Yellow's disc, dropped on the phone");
   for (const [p, size] of [[a.page, "desktop"], [b.page, "phone"]]) {
     await assertPlayerFacing(p, `an open game, joined (${size})`);
     const clash = await overlapping(p, [".match-head", ".turn-banner", ".mnk-board", ".mnk-log"]);
