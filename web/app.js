@@ -98,7 +98,21 @@ function quickSeats(info) {
   return Array.from({ length: n }, (_, i) => (i === 0 || !bot ? { kind: "human" } : { kind: "bot", bot }));
 }
 
+/**
+ * The create body with this browser's player name on the creator's seat (the seat it opens:
+ * `seat` if that is a person's, else the first person's), so the server keeps it and every seat
+ * sees it (`seats[].name`). Other seats keep no name: an open seat's player names it on joining.
+ */
+function withCreatorName(body, seat) {
+  const name = playerNameSaved().trim();
+  const seats = (body.seats || []).map(({ name: _old, ...rest }) => rest);
+  const mine = seats[seat] && seats[seat].kind === "human" ? seat : seats.findIndex((x) => x.kind === "human");
+  if (name && mine >= 0) seats[mine] = { ...seats[mine], name };
+  return { ...body, seats };
+}
+
 async function createAndGo(body, { seat = 0, invite = false } = {}) {
+  body = withCreatorName(body, seat);
   const created = await api.createMatch(body);
   rememberCreate(created.matchId, body);
   for (const t of created.seats) if (t.token) saveToken({ matchId: created.matchId, game: created.game, token: t.token, role: "seat", seat: t.seat });
@@ -129,6 +143,7 @@ async function lobbyPage(root) {
     const multi = info.seats && info.seats.max > 1;
     const play = h("button", { type: "button", class: "primary play-now", "data-game": info.id, onclick: async () => {
       play.disabled = true;
+      savePlayerName(nameInput.value);
       try {
         const body = { game: info.id, seats: quickSeats(info) };
         const config = g.lobby.quickConfig ? g.lobby.quickConfig(info, contents[info.id]) : undefined;
@@ -137,6 +152,7 @@ async function lobbyPage(root) {
       } catch (e) { say(e.message, "error"); } finally { play.disabled = false; }
     } }, multi ? "Play vs computer" : "Play");
     const friend = multi ? h("button", { type: "button", class: "play-friend", "data-game": info.id, onclick: async () => {
+      savePlayerName(nameInput.value);
       try {
         // the other seats are left open: anyone with the join link, or who finds the game in
         // the lobby's list of open games, takes one (POST /api/v1/matches/{id}/join)
@@ -204,6 +220,7 @@ async function lobbyPage(root) {
     ev.preventDefault();
     const button = form.querySelector("button[type=submit]");
     button.disabled = true;
+    savePlayerName(nameInput.value);
     try {
       const body = { game: gameSelect.value, seats: getSeats() };
       const config = getConfig(body.seats);
@@ -434,7 +451,7 @@ async function matchPage(root, matchId, tokenParam, debugOpen) {
   function clockWaitLine(s, g) {
     const c = s.clockStart;
     const me = s.viewer.kind === "seat" ? s.viewer.seat : null;
-    const others = c.waitingFor.filter((x) => x !== me).map((x) => g.seatName(x));
+    const others = c.waitingFor.filter((x) => x !== me).map((x) => (s.seats.find((y) => y.seat === x) || {}).name || g.seatName(x));
     const secondsLeft = () => Math.max(0, Math.ceil((c.startsByTick - session.serverTickNow()) / s.tickRate));
     const left = h("span", { class: "left" }, `, or in ${secondsLeft()} s`);
     const el = h("p", { class: "clock-wait", "data-testid": "clock-wait", role: "status" },

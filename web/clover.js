@@ -316,6 +316,13 @@ export function mount(root, ctx) {
   function cashOutScreen(v) {
     const c = cashOut;
     const paid = c.after - c.before;
+    // on a narrow screen the score box, below, was brought into view as it counted: bring the
+    // cash-out up now, once, so the payout is seen
+    if (!c.shown && window.innerWidth < 720) {
+      c.shown = true;
+      const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+      requestAnimationFrame(() => stage.querySelector(".cash-out")?.scrollIntoView({ block: "nearest", behavior: reduced ? "auto" : "smooth" }));
+    }
     return h("div", { class: "cash-out", "data-testid": "cash-out", role: "dialog", "aria-labelledby": "cash-h" },
       h("h2", { id: "cash-h" }, `${c.blindName} beaten!`),
       h("dl", {},
@@ -587,9 +594,9 @@ export function mount(root, ctx) {
     const best = history.reduce((b, x) => (!b || x.score > b.score ? x : b), null);
     const beaten = (snap.outcome && snap.outcome.kind) || (v.won ? "won" : "lost");
     return h("div", { class: "run-summary", "data-testid": "run-summary" },
-      h("h2", {}, v.won ? "The run is won" : "The run is over"),
+      h("h2", {}, v.won ? "The run is won" : beaten === "resigned" ? "You gave the run up" : "The run is over"),
       h("dl", {},
-        h("dt", {}, "Result"), h("dd", {}, beaten === "wonThenLost" ? "won, then lost in endless play" : beaten),
+        h("dt", {}, "Result"), h("dd", { "data-testid": "run-result" }, RESULTS[beaten] || beaten),
         h("dt", {}, "Ante reached"), h("dd", {}, String(v.ante)),
         h("dt", {}, "Hands played"), h("dd", {}, String(history.length)),
         h("dt", {}, "Best hand"), h("dd", {}, best ? `${handName(best.hand)}: ${best.score}` : "—"),
@@ -673,6 +680,7 @@ export function mount(root, ctx) {
         }
         if (ev.type === "runWon") say("Ante 8's boss is beaten: the run is won. Endless play goes on.");
         if (ev.type === "runLost") say("The blind was not beaten: the run is over.", "warning");
+        if (ev.type === "runResigned") say("You gave the run up: it is over.");
       }
     },
     destroy() { clearTimeout(previewTimer); if (animation) animation.stop(); document.removeEventListener("keydown", onKey); },
@@ -680,6 +688,10 @@ export function mount(root, ctx) {
 }
 
 // ---- the web module contract (web/registry.js) --------------------------------------------
+
+/** A finished run's outcome kinds in words: the summary's "Result" and the outcome line. */
+const RESULTS = { lost: "lost", won: "won", wonThenLost: "won, then lost in endless play", resigned: "given up", wonThenResigned: "won, then given up in endless play" };
+const OUTCOMES = { lost: "the run is over", won: "the run is won", wonThenLost: "the run was won, then lost in endless play", resigned: "the run was given up", wonThenResigned: "the run was won, then given up in endless play" };
 
 /** A step of the run in words (the replay viewer's list and the debug panel's log). */
 function describe(r, info = {}) {
@@ -701,6 +713,7 @@ function describe(r, info = {}) {
   else if (a.type === "pickPack") parts.push("Took a card from the pack");
   else if (a.type === "skipPack") parts.push("Skipped the rest of the pack");
   else if (a.type === "use") parts.push("Used a consumable");
+  else if (a.type === "resign") parts.push("Gave the run up");
   else parts.push("Played on");
   const beaten = ev.find((e) => e.type === "blindBeaten");
   if (beaten) parts.push(`blind beaten, money $${beaten.money}`);
@@ -730,6 +743,7 @@ function cloverFrames(entries) {
       }
       if (e.type === "shopLeft") st.phase = "selectBlind";
       if (e.type === "runLost") st.phase = "lost";
+      if (e.type === "runResigned") st.phase = "resigned";
       if (e.type === "runWon") st.won = true;
     }
     out.push(st);
@@ -742,7 +756,7 @@ function drawCloverFrame(x, info) {
   const tagName = (t) => { const ref = String(t).includes(":") ? t : `tag:${t}`; return (cat[ref] && cat[ref].name) || String(t).replace(/_/g, " "); };
   const rows = [
     ["Ante", String(x.ante)],
-    ["Now", x.phase === "playing" ? `playing the ${x.blind} blind` : x.phase === "shop" ? "in the shop" : x.phase === "lost" ? "the run is over" : `choosing the ${x.blind} blind`],
+    ["Now", x.phase === "playing" ? `playing the ${x.blind} blind` : x.phase === "shop" ? "in the shop" : x.phase === "lost" ? "the run is over" : x.phase === "resigned" ? "the run was given up" : `choosing the ${x.blind} blind`],
     ["Scored", x.target != null && x.phase === "playing" ? `${x.scored} of ${x.target}` : "—"],
     ["Hands played", String(x.hands)],
     ["Best hand", x.best ? `${handName(x.best.hand)}: ${x.best.score}` : "—"],
@@ -762,7 +776,7 @@ registerGame({
   seatName: () => "Player",
   mount,
   describe,
-  outcomeText: (o) => (!o ? "" : o.kind === "lost" ? "the run is over" : o.kind === "wonThenLost" ? "the run was won, then lost in endless play" : o.kind === "won" ? "the run is won" : ""),
+  outcomeText: (o) => (!o ? "" : OUTCOMES[o.kind] || ""),
   lobby: {
     needsContent: true,
     quickSeats: () => [{ kind: "human" }],

@@ -56,7 +56,8 @@ export function mountDebug(parent, { session, client, matchId, seat, game, onClo
   const panes = Object.fromEntries(tabs.map((t) => [t, h("div", { class: "debug-pane", role: "tabpanel", "data-pane": t, hidden: t !== "Match" })]));
   const tabButtons = tabs.map((t) => h("button", { type: "button", role: "tab", "aria-selected": t === "Match" ? "true" : "false", "data-tab": t, onclick: () => show(t) }, t));
   const panel = h("aside", { class: "debug-panel drawer", role: "complementary", "aria-label": "Debug panel", "data-testid": "debug-panel" },
-    h("div", { class: "debug-head" }, h("strong", {}, "Debug"), h("span", { class: "muted" }, ` ${g.title} · ~ to close`),
+    // a touch screen has no ~ key: its help names the × button instead
+    h("div", { class: "debug-head" }, h("strong", {}, "Debug"), h("span", { class: "muted", "data-testid": "debug-help" }, ` ${g.title} · ${window.matchMedia && window.matchMedia("(pointer: coarse)").matches ? "× to close" : "~ to close"}`),
       h("button", { type: "button", class: "close", "aria-label": "Close the debug panel", onclick: () => destroy() }, "×")),
     h("div", { class: "debug-tabs", role: "tablist" }, tabButtons),
     Object.values(panes));

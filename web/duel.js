@@ -71,7 +71,7 @@ export function configPicker(content, defaultConfig) {
   };
 }
 
-const SUBJECTS = { max_mana: "maximum mana", max_health: "maximum health", mana: "mana", health: "health" };
+const SUBJECTS = { max_mana: "maximum mana", max_health: "maximum health", mana: "mana", health: "health", attack_bonus: "attack bonus" };
 /** A phase id as words: "response_window" → "Response window". */
 export function phaseName(id) {
   const t = String(id || "").replace(/[-_]/g, " ");
@@ -140,7 +140,7 @@ export function duelWords({ cards = {}, seat = null, view = () => null, seats = 
     const info = seatList().find((x) => x.seat === s);
     const base = `Seat ${s + 1}`;
     if (info && info.kind === "bot") return `${base} (${botName(info.bot)})`;
-    const n = names[s] || (info && info.name);
+    const n = (info && info.name) || names[s];
     return n || base;
   };
   const who = (s) => seat == null ? nameOf(s) : s === seat ? "You" : seatCount() <= 2 ? "Opponent" : nameOf(s);
@@ -191,6 +191,8 @@ export function duelWords({ cards = {}, seat = null, view = () => null, seats = 
       case "cardDrawn": return `${who(e.seat)} drew ${e.card ? cardName(e.card) : "a card"}`;
       case "cardBurned": return `${who(e.seat)} drew ${cardName(e.card)} into a full hand: burned`;
       case "cardFizzled": return `${cardName(e.card)} fizzled`;
+      // a channelled card waits a turn: its controller's next turn is a countdown, at whose end it resolves
+      case "cardChanneled": return `${who(e.seat)} ${e.seat === seat ? "begin" : "begins"} channelling ${cardName(e.card)}: it resolves at the end of ${whoseIn(e.seat)} next turn`;
       case "fatigue": return `${who(e.seat)} took ${e.damage} fatigue damage`;
       case "priorityPassed": return `${who(e.seat)} passed; ${whoseIn(e.holder)} move`;
       case "statusExpired": return `${whose(e.seat)} ${e.status} ran out`;
@@ -213,8 +215,11 @@ export function duelWords({ cards = {}, seat = null, view = () => null, seats = 
         if (st.operation === "Draw") return `${by}${target} drew ${Number(after) - Number(before) === 1 || before === "?" ? "a card" : `${Number(after) - Number(before)} cards`}`;
         if (st.subject === "health" && Number(after) < Number(before)) return `${by}${target} took ${Number(before) - Number(after)} damage (health ${before} → ${after})`;
         if (st.subject === "health" && Number(after) > Number(before)) return `${by}${target} healed ${Number(after) - Number(before)} (health ${before} → ${after})`;
+        // the rules rebuilt from their layers may restate a bonus unchanged: nothing to say
+        if (st.subject === "attack_bonus" && before === after) return "";
+        if (st.subject === "attack_bonus") return `${by}${target === "You" ? "your" : `${target}'s`} striking units deal ${Number(after) - Number(before) >= 0 ? "+" : ""}${Number(after) - Number(before)} (attack bonus ${before} → ${after})`;
         return `${by}${target}: ${what} ${before} → ${after}`;
-      }).join("; ") || "";
+      }).filter(Boolean).join("; ") || "";
       case "phase": return (e.records || []).filter((r) => r.kind === "Transition").map((r) =>
         r.to === "response_window" ? "A response window opens" : r.from === "response_window" ? "The response window closes" : `${phaseName(r.to)} phase`).join("; ") || "";
       // an event this page does not know yet: its kind in words, never its raw fields
@@ -410,7 +415,9 @@ export function mount(root, ctx) {
     return out;
   }
 
+  /** One line per receipt: the timeline and the stream may both bring the same one. */
   function addLog(r) {
+    if (log.querySelector(`[data-seq="${r.sequence}"]`)) return;
     const li = h("li", { "data-seq": r.sequence, value: r.sequence }, describeReceipt(r));
     li._receipt = r;
     const after = [...log.children].find((x) => Number(x.dataset.seq) < r.sequence);
@@ -419,18 +426,23 @@ export function mount(root, ctx) {
 
   // ---- drawing ----
 
-  /** A unit's attack and health: the card's, and on the board the health it has left. */
-  function statsOf(c) {
+  /**
+   * A unit's attack and health: the card's, and on the board the health it has left and the
+   * attack its seat's bonus adds (only to a unit that strikes at all, as the rules say).
+   */
+  function statsOf(c, bonus = 0) {
     const info = cards[c.cardId] || {};
     if (info.attack == null && info.health == null && c.health == null) return null;
     const max = info.health ?? null;
     const left = c.health ?? max;
-    return { attack: info.attack ?? 0, health: left, max, text: `attack ${info.attack ?? 0}, health ${left ?? "?"}${max != null && left !== max ? ` of ${max}` : ""}` };
+    const base = info.attack ?? 0;
+    const extra = base > 0 && bonus > 0 ? bonus : 0;
+    return { attack: base + extra, extra, health: left, max, text: `attack ${base + extra}${extra ? ` (${base} + ${extra} bonus)` : ""}, health ${left ?? "?"}${max != null && left !== max ? ` of ${max}` : ""}` };
   }
-  function cardFace(c) {
+  function cardFace(c, bonus = 0) {
     const info = cards[c.cardId] || {};
     const tags = String(info.tags || "").split(/\s+/).filter(Boolean);
-    const st = statsOf(c);
+    const st = statsOf(c, bonus);
     return [
       h("span", { class: "cost", "aria-hidden": "true" }, info.cost ?? "?"),
       cardArt(c.cardId, info),
@@ -438,13 +450,13 @@ export function mount(root, ctx) {
       h("span", { class: "kind muted" }, [info.kind, ...tags.filter((t) => t !== String(info.kind || "").toLowerCase())].filter(Boolean).join(" · ")),
       h("span", { class: "text" }, info.text || ""),
       st ? h("span", { class: "unit-stats", "aria-hidden": "true" },
-        h("span", { class: "atk", title: "attack" }, `⚔ ${st.attack}`),
+        h("span", { class: `atk${st.extra ? " boosted" : ""}`, title: st.extra ? `attack ${st.attack - st.extra} + ${st.extra} bonus` : "attack" }, `⚔ ${st.attack}`),
         h("span", { class: `hp${st.max != null && st.health < st.max ? " hurt" : ""}`, title: "health" }, `♥ ${st.health ?? "?"}${st.max != null && st.health !== st.max ? `/${st.max}` : ""}`)) : null,
     ];
   }
-  function cardLabel(c) {
+  function cardLabel(c, bonus = 0) {
     const info = cards[c.cardId] || {};
-    const st = statsOf(c);
+    const st = statsOf(c, bonus);
     return `${info.name || c.cardId}, ${info.kind || "card"}, cost ${info.cost ?? "?"}${info.tags ? `, ${info.tags}` : ""}${st ? `, ${st.text}` : ""}: ${info.text || ""}`;
   }
   /** Whether `key`'s health dropped since it was last drawn (damage landing: a shake and a flash). */
@@ -484,7 +496,7 @@ export function mount(root, ctx) {
     el.classList.toggle("active", v.active === i && standing === "playing");
     el.classList.toggle("out", standing === "out");
     el.classList.toggle("waiting", standing === "waiting");
-    const heading = mine ? (ctx.names && ctx.names[i]) || "You"
+    const heading = mine ? (info && info.name) || (ctx.names && ctx.names[i]) || "You"
       : info && info.kind === "bot" ? `Seat ${i + 1}` : who(i);
     el.replaceChildren(...[
       h("h2", {}, heading,
@@ -504,11 +516,19 @@ export function mount(root, ctx) {
           h("span", { class: "pips", "aria-hidden": "true" }, Array.from({ length: s.maxMana }, (_, k) => h("span", { class: k < s.mana ? "pip full" : "pip" })))),
         h("div", { class: "stat" }, h("span", { class: "label" }, "Deck"), h("strong", {}, `${s.deckCount}`)),
         h("div", { class: "stat" }, h("span", { class: "label" }, "Discard"), h("strong", { title: s.discard.map((c) => cardName(c.cardId)).join(", ") }, `${s.discard.length}`)),
-        s.fatigue ? h("div", { class: "stat" }, h("span", { class: "label" }, "Fatigue"), h("strong", {}, `${s.fatigue}`)) : null),
+        s.fatigue ? h("div", { class: "stat" }, h("span", { class: "label" }, "Fatigue"), h("strong", {}, `${s.fatigue}`)) : null,
+        // a rule on the table (Banner Bearer's): every striking unit of this seat hits harder
+        s.attackBonus ? h("div", { class: "stat attack-bonus", "data-testid": `attack-bonus-${i}`, title: `${mine ? "Your" : `${whose(i)}`} striking units deal ${s.attackBonus} more` },
+          h("span", { class: "label" }, "Attack"), h("strong", {}, `${s.attackBonus > 0 ? "+" : ""}${s.attackBonus}`), h("span", { class: "muted" }, " per unit")) : null),
+      // a channelled spell, face up: it resolves when this seat's countdown turn ends
+      s.channel ? h("p", { class: "channel", "data-testid": `channel-${i}` },
+        h("span", { class: "channel-art", "aria-hidden": "true" }, cardArt(s.channel, cards[s.channel] || {})),
+        h("span", {}, `${mine ? "You are" : `${who(i)} is`} channelling `, h("strong", {}, cardName(s.channel)),
+          `: it resolves at the end of ${mine ? "your" : "their"} next turn${cards[s.channel] && cards[s.channel].text ? ` — ${cards[s.channel].text.replace(/^Channel:[^;]*;\s*/i, "").replace(/\.$/, "")}` : ""}.`)) : null,
       h("ul", { class: "statuses", "aria-label": `${whose(i)} statuses` }, st.length ? st.map((e) =>
         h("li", { class: `status-chip ${e.status}`, title: (statuses[e.status] && statuses[e.status].description) || "" }, statusText(e))) : h("li", { class: "muted" }, "no statuses")),
       h("div", { class: "board", role: "list", "aria-label": `${whose(i)} board` }, s.board.length
-        ? s.board.map((c) => h("div", { class: `duel-card unit${landed(`thing:${c.thing}`, c.health) ? " damaged" : ""}${seenUnits.has(c.thing) ? "" : " entering"}`, role: "listitem", "aria-label": cardLabel(c), "data-thing": c.thing }, cardFace(c)))
+        ? s.board.map((c) => h("div", { class: `duel-card unit${landed(`thing:${c.thing}`, c.health) ? " damaged" : ""}${seenUnits.has(c.thing) ? "" : " entering"}`, role: "listitem", "aria-label": cardLabel(c, s.attackBonus || 0), "data-thing": c.thing }, cardFace(c, s.attackBonus || 0)))
         : h("p", { class: "muted empty" }, "No units.")),
       mine ? null : h("div", { class: "backs", role: "img", "aria-label": `${who(i)} holds ${s.handCount} card${s.handCount === 1 ? "" : "s"}`, "data-testid": `hand-count-${i}` },
         Array.from({ length: Math.min(s.handCount, 10) }, () => h("span", { class: "back" })), h("span", { class: "muted" }, ` ${s.handCount} in hand`)),
@@ -627,15 +647,18 @@ function duelFrames(entries, info) {
   }
   n = Math.max(2, n);
   const late = new Set(((info.file && info.file.config) || (info.snapshot && info.snapshot.config) || {}).lateSeats || []);
-  let st = { health: Array.from({ length: n }, () => rules.startingHealth ?? null), standing: Array.from({ length: n }, (_, i) => (late.has(i) ? "waiting" : "playing")), turn: 1, active: 0, stack: [], result: null, phase: null };
+  let st = { bonus: Array(n).fill(0), channel: Array(n).fill(null), health: Array.from({ length: n }, () => rules.startingHealth ?? null), standing: Array.from({ length: n }, (_, i) => (late.has(i) ? "waiting" : "playing")), turn: 1, active: 0, stack: [], result: null, phase: null };
   const out = [st];
   const stepsIn = (e) => e.kind === "effects" ? e.steps || [] : e.kind === "phase" ? (e.records || []).flatMap((r) => r.steps || r.effects || []) : [];
   for (const { receipt } of entries) {
-    st = { ...st, health: st.health.slice(), standing: st.standing.slice(), stack: st.stack.slice() };
+    st = { ...st, bonus: st.bonus.slice(), channel: st.channel.slice(), health: st.health.slice(), standing: st.standing.slice(), stack: st.stack.slice() };
     for (const e of receipt.events || []) {
       for (const step of stepsIn(e)) {
         if (step.subject === "health" && step.target && "seat" in step.target && step.after && "int" in step.after) st.health[step.target.seat] = step.after.int;
+        if (step.subject === "attack_bonus" && step.target && "seat" in step.target && step.after && "int" in step.after) st.bonus[step.target.seat] = step.after.int;
       }
+      if (e.kind === "cardChanneled") st.channel[e.seat] = e.card;
+      if (e.kind === "cardResolved" && st.channel[e.seat] === e.card) st.channel[e.seat] = null;
       if (e.kind === "activationStarted") { st.turn = e.turn; st.active = e.seat; }
       if (e.kind === "cardPlayed" && e.stacked) st.stack.push({ card: e.card, seat: e.seat });
       if ((e.kind === "cardResolved" || e.kind === "cardFizzled") && st.stack.length) st.stack.pop();
@@ -661,7 +684,9 @@ function drawDuelFrame(x, info) {
       h("strong", {}, words.who(i)), x.active === i && standing === "playing" ? h("span", { class: "badge turn" }, "to act") : null,
       standing === "waiting" ? h("span", { class: "badge waiting" }, "not joined yet") : standing === "out" ? h("span", { class: "badge out" }, "out") : null,
       h("div", { class: "stat health" }, h("span", { class: "label" }, "Health"), h("strong", {}, `${hp ?? "?"}`),
-        h("span", { class: "bar" }, h("span", { style: `width:${hp == null ? 0 : Math.max(0, Math.min(100, Math.round((100 * hp) / max)))}%` }))));
+        h("span", { class: "bar" }, h("span", { style: `width:${hp == null ? 0 : Math.max(0, Math.min(100, Math.round((100 * hp) / max)))}%` }))),
+      x.bonus && x.bonus[i] ? h("div", { class: "stat attack-bonus" }, h("span", { class: "label" }, "Attack"), h("strong", {}, `+${x.bonus[i]}`), h("span", { class: "muted" }, " per unit")) : null,
+      x.channel && x.channel[i] ? h("p", { class: "channel" }, "Channelling ", h("strong", {}, words.cardName(x.channel[i]))) : null);
   };
   // the viewer's seat at the bottom edge, everyone else around the top, as at the live table
   const me = info.viewerSeat != null && info.viewerSeat < x.health.length ? info.viewerSeat : 0;

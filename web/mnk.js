@@ -133,7 +133,9 @@ export function registerMnk({ id, title, blurb, order, names, pieces = null, gra
       for (const r of receipts) if (!log.querySelector(`[data-seq="${r.sequence}"]`)) addLog(r);
     }).catch((e) => say(`Could not load the moves so far: ${e.message}`, "warning"));
 
+    /** One line per receipt: the timeline and the stream may both bring the same one. */
     function addLog(r) {
+      if (log.querySelector(`[data-seq="${r.sequence}"]`)) return;
       const li = h("li", { "data-seq": r.sequence, value: r.sequence }, describe(r, info()));
       const after = [...log.children].find((x) => Number(x.dataset.seq) < r.sequence);
       log.insertBefore(li, after || null);

@@ -131,8 +131,9 @@ export function tableLine(game, snapshot, names = {}) {
   const g = gameOf(game);
   const me = snapshot.viewer && snapshot.viewer.kind === "seat" ? snapshot.viewer.seat : null;
   const named = (x) => {
-    // this browser's own name for its seat, else the name its player gave when joining
-    const n = names[x.seat] || x.name;
+    // the name the server keeps for the seat (given at creation or on joining), else this
+    // browser's own name for its seat (matches created before names were kept)
+    const n = x.name || names[x.seat];
     const base = g.seatName(x.seat);
     if (x.kind === "bot") return `${base} (${botName(x.bot)})`;
     if (x.kind === "open") return `${base} (a seat still open)`;

@@ -94,7 +94,7 @@ export async function mountReplay(root, { client = null, matchId = null, importe
     stepLine.textContent = r ? line(r) : "The start, before the first move.";
     boardBox.replaceChildren(frames && g.replay.draw ? g.replay.draw(frames[pos], info) : h("p", { class: "muted" }, "This game has no board drawing in the viewer; its moves are listed."));
     for (const li of list.children) li.classList.toggle("current", Number(li.value) === pos);
-    list.querySelector("li.current")?.scrollIntoView({ block: "nearest" });
+    followInList(list.querySelector("li.current"));
     devBox.replaceChildren(h("h2", {}, "Developer details"), h("dl", { class: "step-details", "data-testid": "step-details" }, ...devRows(r).flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)])));
   }
   function devRows(r) {
@@ -108,6 +108,17 @@ export async function mountReplay(root, { client = null, matchId = null, importe
       ["View", h("code", { class: "fp" }, typeof view === "string" ? view : JSON.stringify(view))],
       ["Receipt hash", h("code", { class: "fp" }, r.hash)],
       ["Events", h("details", {}, h("summary", {}, `${(r.events || []).length} events`), h("pre", { class: "json" }, JSON.stringify(r.events, null, 2)))]];
+  }
+  /**
+   * Keeps the current step in view inside the move list by scrolling the list alone: on a
+   * phone the list sits below the board, and scrolling the page to it (scrollIntoView) would
+   * carry the board off the screen while it autoplays.
+   */
+  function followInList(li) {
+    if (!li || list.scrollHeight <= list.clientHeight) return;
+    const top = li.offsetTop, bottom = top + li.offsetHeight;
+    if (top < list.scrollTop) list.scrollTop = top;
+    else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
   }
   slider.addEventListener("input", () => { stop(); go(Number(slider.value)); });
   const onKey = (ev) => {

@@ -156,8 +156,11 @@ export function mount(root, ctx) {
   root.append(
     h("div", { class: "sokoban" },
       h("div", { class: "sokoban-top" }, title, counters),
-      canPlay ? h("div", { class: "toolbar", role: "toolbar", "aria-label": "Sokoban controls" }, undoB, redoB, restartB, hintB,
-        h("span", { class: "spacer" }), prevB, nextB, picker.el, goB) : null,
+      // the moves' buttons, then the level picker: one row on a wide screen; on a phone the
+      // picker goes below the board (style.css), so the board opens on screen
+      canPlay ? h("div", { class: "sokoban-controls" },
+        h("div", { class: "toolbar", role: "toolbar", "aria-label": "Sokoban controls" }, undoB, redoB, restartB, hintB),
+        h("div", { class: "toolbar level-nav", role: "group", "aria-label": "Levels" }, prevB, nextB, picker.el, goB)) : null,
       best, dead, hintText, banner, svgWrap,
       // on a touch screen the arrow keys are not there: a pad of the four moves under the board
       canPlay ? h("div", { class: "dpad", role: "group", "aria-label": "Move" }, (snap.view.topology === "hex"
@@ -450,6 +453,15 @@ export function mount(root, ctx) {
         const opt = picker.col.value === v.collection && picker.lvl.querySelector(`option[value="${v.level}"]`);
         if (opt && !/solved/.test(opt.textContent)) opt.textContent += " ✓ solved";
       }
+    } else if (snap.status !== "active" && snap.outcome && snap.outcome.kind === "resigned") {
+      // given up (the Resign button, `resign`): the match is over; the level can be tried again
+      banner.hidden = false;
+      banner.replaceChildren(
+        h("h2", {}, "Given up"),
+        h("p", { "data-testid": "gave-up" }, `You gave this level up after ${v.moves} move${v.moves === 1 ? "" : "s"} and ${v.pushes} push${v.pushes === 1 ? "" : "es"}.`),
+        h("div", { class: "row" },
+          canPlay ? h("button", { type: "button", onclick: () => newLevel({ collection: v.collection, level: v.level }) }, "Try again") : null,
+          canPlay && v.collection !== "pasted" ? h("button", { type: "button", class: "primary", onclick: () => moveOn(1) }, "Next level") : null));
     } else {
       banner.hidden = true;
       banner.replaceChildren();
@@ -474,6 +486,7 @@ export function mount(root, ctx) {
       for (const e of events) {
         if (e.type === "deadSquare") say("That box is stuck now: the level can't be solved from here. Undo to take the push back.", "warning");
         if (e.type === "solved") say(`Solved in ${e.moves} moves and ${e.pushes} pushes!`);
+        if (e.type === "resigned") say("You gave the level up. Try it again, or go on to the next one.");
       }
     },
     destroy() { document.removeEventListener("keydown", onKey); },
@@ -499,6 +512,10 @@ function describe(r) {
   else if (a.type === "redo") text = "Redid a move";
   else if (a.type === "restart") text = "Started the level again";
   else if (a.type === "finish") text = "Moved on from the solved level";
+  else if (a.type === "resign") {
+    const r = ev.find((e) => e.type === "resigned");
+    text = r ? `Gave the level up after ${r.moves} move${r.moves === 1 ? "" : "s"} and ${r.pushes} push${r.pushes === 1 ? "" : "es"}` : "Gave the level up";
+  }
   else text = "Moved";
   return solved ? `${text} — solved!` : text;
 }
@@ -568,7 +585,7 @@ registerGame({
   seatName: () => "Player",
   mount,
   describe,
-  outcomeText: (o) => (o && o.kind === "solved" ? "solved" : ""),
+  outcomeText: (o) => (o && o.kind === "solved" ? "solved" : o && o.kind === "resigned" ? "given up" : ""),
   lobby: {
     quickSeats: () => [{ kind: "human" }],
     quickConfig: (info) => info.defaultConfig || undefined,

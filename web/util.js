@@ -82,8 +82,8 @@ export function playerNameSaved() { return String(readJson(NAME, "") || ""); }
 export function savePlayerName(name) { writeJson(NAME, String(name || "").trim().slice(0, 24)); }
 
 /**
- * The names shown at a match's table: this browser's player's name on its own seat. (Names of
- * people who joined through the lobby come with the snapshot's seats, `seats[i].name`.)
+ * This browser's player's name on its own seat: a fallback for matches whose seats carry no
+ * name. (The server keeps the names given at creation and on joining: `seats[i].name`.)
  */
 export function matchNames(matchId, seat) {
   const name = playerNameSaved();

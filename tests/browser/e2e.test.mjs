@@ -425,42 +425,6 @@ test("clover: the shop — buy, sell, leave — from the page's buttons", async 
   assert.match(await boss.innerText(), /— \S/, "the boss effect text from the catalog");
   await context.close();
 });
-
-// Cross-checks the display with the calculator: this test hands the page a resolution whose
-// scored hand carries the calculator's receipt for games/clover/examples/flush.json — the same
-// step form as a match's receipts — and checks chips, mult, the score and every step's owner.
-test("clover: a score with steps is shown step by step and ends on the receipt's numbers", async () => {
-  const bin = process.env.TURNSTILE_BIN || join(REPO, "target", "debug", "turnstile");
-  const calc = JSON.parse(execFileSync(bin, ["clover", "score", "--json", join(REPO, "games/clover/examples/flush.json")], { encoding: "utf8" }));
-  const { context, page } = await newPage(browser, problems);
-  await page.route("**/resolutions/**", async (route) => {
-    const res = await route.fetch();
-    const body = await res.json();
-    for (const step of body.steps) if (step.event.type === "handScored") Object.assign(step.event, { hand: calc.hand, score: calc });
-    await route.fulfill({ response: res, json: body });
-  });
-  const api = new Client({ base: server.url });
-  const created = await api.createMatch({ game: "clover", seats: [{ kind: "human" }], seed: "browser-clover-steps" });
-  await page.goto(`${server.url}/#/match/${created.matchId}?token=${created.seats[0].token}`);
-  await page.locator('[data-action="selectBlind"][aria-disabled="false"]').click();
-  await page.locator(".hand button.pcard").nth(4).waitFor({ timeout: T });
-  await page.keyboard.press("1");
-  await page.locator('[data-action="play"][aria-disabled="false"]').waitFor({ timeout: T }); // legal actions loaded
-  await page.keyboard.press("p");
-  const steps = page.locator("ol.score-steps li");
-  await steps.first().waitFor({ timeout: T }); // the steps come one by one…
-  await page.getByRole("button", { name: "Show all steps" }).click(); // …or all at once
-  await page.getByTestId("hand-score").filter({ hasText: String(calc.score) }).waitFor({ timeout: T });
-  assert.equal(await steps.count(), calc.steps.length);
-  assert.equal(await page.getByTestId("chips").innerText(), String(calc.chips));
-  assert.equal(await page.getByTestId("mult").innerText(), String(calc.mult / 10000));
-  assert.equal(await page.getByTestId("hand-name").innerText(), "Flush");
-  assert.deepEqual(await steps.evaluateAll((li) => li.map((x) => x.dataset.owner)), calc.steps.map((x) => x.owner));
-  await page.screenshot({ path: screenshotPath("clover-steps.png"), fullPage: true });
-  await context.close();
-});
-
-// The lobby's options make a two-seat Duel unless more seats are asked for (seats beyond the
 // game's minimum start as "nobody"), so the bot is the only other seat to answer the window.
 test("Duel: priority-window against a bot — legal cards highlighted, preview on hover, respond or pass", async () => {
   const { context, page } = await newPage(browser, problems);
@@ -725,6 +689,8 @@ test("open games: a match left open in one browser is listed in another's lobby,
   const a = await newPage(browser, problems, { viewport: { width: 1280, height: 900 } });
   const b = await newPage(browser, problems, { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
   await a.page.goto(server.url + "/");
+  // the host's name goes with the create body: the server keeps it, so every seat sees it
+  await a.page.locator("#player-name").fill("Ann");
   await a.page.locator('.play-friend[data-game="connect4"]').click();
   // the other seat is open: an invite link to the join route, no seat token
   const invite = await a.page.locator(".invites input.link").first().inputValue();
@@ -738,13 +704,16 @@ test("open games: a match left open in one browser is listed in another's lobby,
   await b.page.locator("#player-name").fill("Bob");
   const row = b.page.locator(`[data-testid="open-games"] li[data-match="${matchId}"]`);
   await row.waitFor({ timeout: T });
-  assert.match(await row.innerText(), /Connect Four[\s\S]*1 of 2 seats open/);
+  assert.match(await row.innerText(), /Connect Four[\s\S]*Ann[\s\S]*1 of 2 seats open/, "the host is listed by the name given at creation");
   await assertPlayerFacing(b.page, "lobby with open games (phone)");
   await b.page.screenshot({ path: screenshotPath("lobby-open-games-phone.png"), fullPage: true });
   await row.getByRole("button", { name: "Join" }).click();
-  await b.page.locator(".mnk-board").waitFor({ timeout: T });
+  await b.page.locator(".mnk .mnk-board").waitFor({ timeout: T }); // the board, not the lobby's art
   assert.equal(pageToken(b.page).matchId, matchId);
-  await b.page.getByTestId("table-line").filter({ hasText: "You play Yellow" }).waitFor({ timeout: T });
+  await b.page.getByTestId("table-line").filter({ hasText: "You play Yellow against Ann (Red)" }).waitFor({ timeout: T });
+  // the name is the server's, not this browser's: the snapshot carries it
+  const guestSnap = await new Client({ base: server.url, token: pageToken(b.page).token }).snapshot(matchId);
+  assert.deepEqual(guestSnap.seats.map((x) => x.name), ["Ann", "Bob"]);
   // the host's page learns who joined, by the name given
   await a.page.getByTestId("table-line").filter({ hasText: "Bob (Yellow)" }).waitFor({ timeout: T });
 
@@ -756,7 +725,9 @@ test("open games: a match left open in one browser is listed in another's lobby,
   await status(b.page).filter({ hasText: "Your turn" }).waitFor({ timeout: T });
   await b.page.locator('.mnk-board button[data-col="4"]').tap();
   await a.page.locator('ol.log li[data-seq="2"]').waitFor({ timeout: T });
-  assert.equal(await a.page.locator(".mnk-board .piece.p1").count(), 1, "Yellow's disc, dropped on the phone");
+  // the log line comes with the receipt, the board with the snapshot it then fetches
+  await a.page.locator(".mnk .mnk-board .piece.p1").first().waitFor({ timeout: T });
+  assert.equal(await a.page.locator(".mnk .mnk-board .piece.p1").count(), 1, "Yellow's disc, dropped on the phone");
   for (const [p, size] of [[a.page, "desktop"], [b.page, "phone"]]) {
     await assertPlayerFacing(p, `an open game, joined (${size})`);
     const clash = await overlapping(p, [".match-head", ".turn-banner", ".mnk-board", ".mnk-log"]);
@@ -840,119 +811,186 @@ for (const [size, viewport] of SIZES) {
   });
 }
 
-test("Tic-Tac-Toe: a timed clock waits for both players to open the board, shown to both", async () => {
-  const api = new Client({ base: server.url });
-  const created = await api.createMatch({ game: "tictactoe", config: { turnConfig: "timed" }, seats: [{ kind: "human" }, { kind: "human" }] });
-  const x = await newPage(browser, problems);
-  await x.page.goto(`${server.url}/#/match/${created.matchId}?token=${created.seats[0].token}`);
-  await x.page.getByTestId("clock-wait").filter({ hasText: "Waiting for O to open the board" }).waitFor({ timeout: T });
-  assert.equal(await x.page.getByTestId("timer").innerText(), "", "no time counts while O is away");
-  await x.page.waitForTimeout(2500); // O takes a while to come (the server waits up to 5 s)
-  assert.equal((await api.withToken(created.seats[0].token).snapshot(created.matchId)).sequence, 0, "nothing happened meanwhile");
-  const o = await newPage(browser, problems);
-  await o.page.goto(`${server.url}/#/match/${created.matchId}?token=${created.seats[1].token}`);
-  // both are here: the clock starts, logged, and both pages show the timer with the whole turn
-  for (const p of [x.page, o.page]) {
-    await p.locator("ol.log li", { hasText: "Everyone is here: the clock starts" }).waitFor({ timeout: T });
-    await p.getByTestId("clock-wait").waitFor({ state: "detached", timeout: T });
-  }
-  await x.page.getByTestId("timer").filter({ hasText: /You have \d+\.\d s/ }).waitFor({ timeout: T });
-  const secs = Number((await x.page.getByTestId("timer").innerText()).match(/(\d+\.\d) s/)[1]);
-  // "timed" turns last 15 s: had the clock run from creation, over 2.5 s would be gone
-  assert.ok(secs > 13, `the first turn's time starts when both are here (${secs} s of 15)`);
-  await o.page.getByTestId("timer").filter({ hasText: /X has \d+\.\d s/ }).waitFor({ timeout: T });
-  const { receipts } = await api.withToken(created.seats[0].token).timeline(created.matchId, 0);
-  assert.equal(receipts[0].commandId, "clock-resumed:0");
-  assert.equal(receipts[0].seat, null);
-  await x.page.screenshot({ path: screenshotPath("tictactoe-clock-started.png"), fullPage: true });
-  await x.context.close();
-  await o.context.close();
-});
+// ---- fair clocks, the replay viewer, the debug panel, clover's count-up and cash-out: at both sizes
 
-test("the replay viewer starts at the beginning and autoplays at the chosen speed", async () => {
-  const api = new Client({ base: server.url });
-  const created = await api.createMatch({ game: "connect4", seats: [{ kind: "human" }, { kind: "human" }] });
-  const red = api.withToken(created.seats[0].token), yellow = api.withToken(created.seats[1].token);
-  let seq = 0;
-  for (const [who, col] of [[red, 3], [yellow, 3], [red, 4], [yellow, 4]]) seq = (await who.command(created.matchId, { action: { type: "drop", column: col }, expectedSequence: seq })).sequence;
-  const { context, page } = await newPage(browser, problems);
-  await page.goto(`${server.url}/#/replay/${created.matchId}?token=${created.seats[0].token}`);
-  const label = page.getByTestId("step-label");
-  await label.filter({ hasText: "Step 0 of 4" }).waitFor({ timeout: T });
-  assert.equal(await page.locator(".replay-board .piece.p0, .replay-board .piece.p1").count(), 0, "the start: an empty board");
-  await page.locator("#replay-speed").selectOption({ label: "Very fast" });
-  await page.getByTestId("autoplay").click();
-  await label.filter({ hasText: "Step 4 of 4" }).waitFor({ timeout: T });
-  assert.equal(await page.locator(".replay-board .piece.p0").count(), 2);
-  assert.match(await page.getByTestId("step-line").innerText(), /Yellow dropped a disc in column 5/);
-  await page.getByTestId("autoplay").filter({ hasText: "Play" }).waitFor({ timeout: T }); // stopped at the end
-  await context.close();
-});
+/** A page at one of the test sizes: a phone has touch and a mobile viewport. */
+function sized(size, viewport, options = {}) {
+  return newPage(browser, problems, { viewport, ...(size === "phone" ? { hasTouch: true, isMobile: true } : {}), ...options });
+}
 
-test("the debug panel: ~ opens it; legal actions, send JSON, a bot step, time travel, export and import", async () => {
-  const api = new Client({ base: server.url });
-  const created = await api.createMatch({ game: "connect4", seats: [{ kind: "human" }, { kind: "bot", bot: "random" }] });
-  const { context, page } = await newPage(browser, problems, { acceptDownloads: true, allowStatus: [422] });
-  await page.goto(`${server.url}/#/match/${created.matchId}?token=${created.seats[0].token}`);
-  await page.getByTestId("turn-status").filter({ hasText: "Your turn" }).waitFor({ timeout: T });
-  await assertPlayerFacing(page, "connect4 before the panel");
-  await page.keyboard.press("~");
-  const panel = page.getByTestId("debug-panel");
-  await panel.waitFor({ timeout: T });
-  assert.equal(await page.getByTestId("debug-match-id").innerText(), created.matchId, "the panel names the match");
-  assert.match(await page.getByTestId("debug-view-fingerprint").innerText(), /^sha256:[0-9a-f]{64}$/);
-  // legal actions, and any action sent as JSON
-  await panel.getByRole("tab", { name: "Actions" }).click();
-  await page.getByTestId("debug-legal").locator("li", { hasText: "drop" }).waitFor({ timeout: T });
-  await page.locator("#debug-action").fill('{"type":"drop","column":0}');
-  await page.getByTestId("debug-send").click();
-  await page.getByTestId("debug-out").filter({ hasText: "Accepted: sequence 1" }).waitFor({ timeout: T });
-  await page.getByTestId("turn-status").filter({ hasText: "Your turn" }).waitFor({ timeout: T }); // the bot answered
-  // a refused action shows the server's code, and changes nothing
-  await page.locator("#debug-action").fill('{"type":"drop","column":99}');
-  await panel.getByRole("button", { name: "Preview" }).click();
-  await page.getByTestId("debug-out").locator(".error").waitFor({ timeout: T });
-  // a bot step plays a legal move for this seat
-  await page.getByTestId("debug-bot-step").click();
-  await page.getByTestId("debug-out").filter({ hasText: "Accepted: sequence 3" }).waitFor({ timeout: T });
-  await page.getByTestId("turn-status").filter({ hasText: "Your turn" }).waitFor({ timeout: T });
-  const discs = await page.locator("main .mnk-board .piece.p0, main .mnk-board .piece.p1").count();
-  assert.equal(discs, 4);
-  // time travel: back to step 1 redraws one disc in the panel; the match keeps its four
-  await panel.getByRole("tab", { name: "Log" }).click();
-  await page.getByTestId("debug-travel-label").filter({ hasText: "live · step 4 of 4" }).waitFor({ timeout: T });
-  for (let i = 0; i < 3; i++) await page.getByTestId("debug-back").click();
-  await page.getByTestId("debug-travel-label").filter({ hasText: "step 1 of 4" }).waitFor({ timeout: T });
-  assert.equal(await page.getByTestId("debug-board").locator(".piece.p0, .piece.p1").count(), 1);
-  assert.equal(await page.locator("main .mnk-board .piece.p0, main .mnk-board .piece.p1").count(), 4, "the match did not change");
-  assert.match(await page.getByTestId("debug-fingerprint").innerText(), /^sha256:/);
-  await page.getByTestId("debug-forward").click();
-  assert.equal(await page.getByTestId("debug-board").locator(".piece.p0, .piece.p1").count(), 2);
-  // export the replay, then import it: the viewer opens it
-  await panel.getByRole("tab", { name: "Replay" }).click();
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("debug-export").click()]);
-  const file = JSON.parse(readFileSync(await download.path(), "utf8"));
-  assert.equal(file.game, "connect4");
-  assert.equal(file.entries.length, 4);
-  await page.getByTestId("debug-import").setInputFiles({ name: "m.replay.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(file)) });
-  await page.getByTestId("step-label").filter({ hasText: "Step 0 of 4" }).waitFor({ timeout: T });
-  assert.match(await page.locator("main .lede").innerText(), /imported file/);
-  await page.screenshot({ path: screenshotPath("debug-panel.png"), fullPage: true });
-  await context.close();
-});
+/** Whether the page is at its top (a page must not open scrolled). */
+async function atTop(page) {
+  return page.evaluate(() => window.scrollY === 0);
+}
 
-test("?debug=1 opens the panel on a match page", async () => {
-  const api = new Client({ base: server.url });
-  const created = await api.createMatch({ game: "sokoban", seats: [{ kind: "human" }] });
-  const { context, page } = await newPage(browser, problems);
-  await page.goto(`${server.url}/#/match/${created.matchId}?token=${created.seats[0].token}&debug=1`);
-  await page.getByTestId("debug-panel").waitFor({ timeout: T });
-  await page.getByTestId("debug-sequence").filter({ hasText: "0" }).waitFor({ timeout: T });
-  await page.getByTestId("debug-panel").getByRole("tab", { name: "View" }).click();
-  assert.match(await page.getByTestId("debug-view").innerText(), /"collection": "microban"/);
-  await page.screenshot({ path: screenshotPath("debug-panel-sokoban.png"), fullPage: false });
-  await context.close();
-});
+/** The page fits the test's width (not innerWidth: a phone's layout viewport widens to fit overflow). */
+async function fitsViewport(page, viewport) {
+  return (await page.evaluate(() => document.documentElement.scrollWidth)) <= viewport.width;
+}
+
+for (const [size, viewport] of SIZES) {
+  test(`fair clocks at ${viewport.width}×${viewport.height}: a timed clock waits for both players to open the board, shown to both`, async () => {
+    const api = new Client({ base: server.url });
+    // the client is loaded before the match exists: the server's wait (8 s) runs from creation,
+    // and a slow first page load on a busy machine must not eat it
+    const x = await sized(size, viewport);
+    await x.page.goto(server.url + "/");
+    await x.page.locator(".play-now").first().waitFor({ timeout: T });
+    const created = await api.createMatch({ game: "tictactoe", config: { turnConfig: "timed" }, seats: [{ kind: "human" }, { kind: "human" }] });
+    await x.page.goto(`${server.url}/#/match/${created.matchId}?token=${created.seats[0].token}`);
+    await x.page.getByTestId("clock-wait").filter({ hasText: "Waiting for O to open the board" }).waitFor({ timeout: T });
+    await x.page.locator(".mnk-board button").nth(8).waitFor({ timeout: T });
+    await x.page.waitForTimeout(200); // layout settles
+    assert.ok(await atTop(x.page), `${size}: the board opens at its top`);
+    assert.ok(await onScreen(x.page, '[data-testid="clock-wait"]'), `${size}: the wait is on screen`);
+    assert.ok(await onScreen(x.page, ".mnk-board"), `${size}: the board is on screen while the clock waits`);
+    assert.equal(await x.page.getByTestId("timer").innerText(), "", "no time counts while O is away");
+    await x.page.waitForTimeout(4000); // O takes a while to come (the server waits up to 8 s)
+    assert.equal((await api.withToken(created.seats[0].token).snapshot(created.matchId)).sequence, 0, "nothing happened meanwhile");
+    const o = await sized(size, viewport);
+    await o.page.goto(`${server.url}/#/match/${created.matchId}?token=${created.seats[1].token}`);
+    // both are here: the clock starts, logged, and both pages show the timer with the whole turn
+    for (const p of [x.page, o.page]) {
+      await p.locator("ol.log li", { hasText: "Everyone is here: the clock starts" }).waitFor({ timeout: T });
+      await p.getByTestId("clock-wait").waitFor({ state: "detached", timeout: T });
+    }
+    await x.page.getByTestId("timer").filter({ hasText: /You have \d+\.\d s/ }).waitFor({ timeout: T });
+    const secs = Number((await x.page.getByTestId("timer").innerText()).match(/(\d+\.\d) s/)[1]);
+    // "timed" turns last 15 s: had the clock run from creation, over 4 s would be gone (the margin
+    // is for reading the timer on a busy machine)
+    assert.ok(secs > 11.5, `the first turn's time starts when both are here (${secs} s of 15)`);
+    await o.page.getByTestId("timer").filter({ hasText: /X has \d+\.\d s/ }).waitFor({ timeout: T });
+    for (const [p, who] of [[x.page, "X"], [o.page, "O"]]) {
+      assert.ok(await onScreen(p, '[data-testid="timer"]'), `${size} ${who}: the timer is on screen`);
+      assert.ok(await fitsViewport(p, viewport), `${size} ${who}: the page fits the width`);
+      assert.deepEqual(await overlapping(p, [".match-head", ".turn-banner", ".mnk-board", ".mnk-log"]), [], `${size} ${who}: no boxes overlap`);
+      await assertPlayerFacing(p, `fair clock (${size}, ${who})`);
+    }
+    const { receipts } = await api.withToken(created.seats[0].token).timeline(created.matchId, 0);
+    assert.equal(receipts[0].commandId, "clock-resumed:0");
+    assert.equal(receipts[0].seat, null);
+    await x.page.screenshot({ path: screenshotPath(`tictactoe-clock-started-${size}.png`), fullPage: true });
+    await x.context.close();
+    await o.context.close();
+  });
+
+  test(`the replay viewer at ${viewport.width}×${viewport.height} starts at the beginning and autoplays at the chosen speed`, async () => {
+    const api = new Client({ base: server.url });
+    const created = await api.createMatch({ game: "connect4", seats: [{ kind: "human" }, { kind: "human" }] });
+    const red = api.withToken(created.seats[0].token), yellow = api.withToken(created.seats[1].token);
+    let seq = 0;
+    // enough moves for the move list to scroll on its own while it follows the autoplay, and no
+    // win: columns 0–1 and 3–4 filled in turn (each column alternating), column 2 left empty
+    const cols = [0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 3, 4, 4, 3, 3, 4, 4, 3];
+    for (let i = 0; i < cols.length; i++) seq = (await (i % 2 ? yellow : red).command(created.matchId, { action: { type: "drop", column: cols[i] }, expectedSequence: seq })).sequence;
+    const n = cols.length;
+    const { context, page } = await sized(size, viewport);
+    await page.goto(`${server.url}/#/replay/${created.matchId}?token=${created.seats[0].token}`);
+    const label = page.getByTestId("step-label");
+    await label.filter({ hasText: `Step 0 of ${n}` }).waitFor({ timeout: T });
+    assert.ok(await atTop(page), `${size}: the viewer opens at its top`);
+    assert.equal(await page.locator(".replay-board .piece.p0, .replay-board .piece.p1").count(), 0, "the start: an empty board");
+    assert.ok(await onScreen(page, ".replay-board"), `${size}: the board is on screen`);
+    assert.ok(await onScreen(page, '[data-testid="autoplay"]'), `${size}: Play is on screen`);
+    await page.locator("#replay-speed").selectOption({ label: "Very fast" });
+    await page.getByTestId("autoplay").click();
+    await label.filter({ hasText: `Step ${n} of ${n}` }).waitFor({ timeout: 30000 });
+    assert.equal(await page.locator(".replay-board .piece.p0").count(), n / 2);
+    assert.match(await page.getByTestId("step-line").innerText(), /Yellow dropped a disc in column 4/);
+    await page.getByTestId("autoplay").filter({ hasText: "Play" }).waitFor({ timeout: T }); // stopped at the end
+    // following the current step scrolls the move list, never the page: the board stays in view
+    assert.ok(await atTop(page), `${size}: autoplay did not scroll the page`);
+    assert.ok(await onScreen(page, ".replay-board"), `${size}: the board is still on screen at the end`);
+    assert.ok(await page.locator("ol.steps li.current").evaluate((li) => {
+      const l = li.parentElement.getBoundingClientRect(), r = li.getBoundingClientRect();
+      return r.top >= l.top - 1 && r.bottom <= l.bottom + 1;
+    }), `${size}: the current step is shown inside the move list`);
+    assert.ok(await fitsViewport(page, viewport), `${size}: the viewer fits the width`);
+    assert.deepEqual(await overlapping(page, [".scrubber", ".replay-board", ".replay-list", ".step-line"]), [], `${size}: no boxes overlap`);
+    await assertPlayerFacing(page, `replay viewer (${size})`);
+    await page.screenshot({ path: screenshotPath(`replay-autoplay-${size}.png`), fullPage: true });
+    await context.close();
+  });
+
+  test(`the debug panel at ${viewport.width}×${viewport.height}: opened by ${size === "phone" ? "its button" : "~"}; legal actions, send JSON, a bot step, time travel, export and import`, async () => {
+    const api = new Client({ base: server.url });
+    const created = await api.createMatch({ game: "connect4", seats: [{ kind: "human" }, { kind: "bot", bot: "random" }] });
+    const { context, page } = await sized(size, viewport, { acceptDownloads: true, allowStatus: [422] });
+    await page.goto(`${server.url}/#/match/${created.matchId}?token=${created.seats[0].token}`);
+    await page.getByTestId("turn-status").filter({ hasText: "Your turn" }).waitFor({ timeout: T });
+    await assertPlayerFacing(page, `connect4 before the panel (${size})`);
+    // a key on a keyboard; on a phone, which has no ~ key, the header's Debug button
+    if (size === "phone") await page.locator(".debug-toggle").tap();
+    else await page.keyboard.press("~");
+    const panel = page.getByTestId("debug-panel");
+    await panel.waitFor({ timeout: T });
+    assert.ok(await onScreen(page, '[data-testid="debug-panel"]'), `${size}: the panel is on screen`);
+    assert.ok(await fitsViewport(page, viewport), `${size}: the panel fits the width`);
+    assert.equal(await page.getByTestId("debug-match-id").innerText(), created.matchId, "the panel names the match");
+    assert.match(await page.getByTestId("debug-view-fingerprint").innerText(), /^sha256:[0-9a-f]{64}$/);
+    // its help names what closes it on this device
+    assert.match(await page.getByTestId("debug-help").innerText(), size === "phone" ? /× to close/ : /~ to close/);
+    // legal actions, and any action sent as JSON
+    await panel.getByRole("tab", { name: "Actions" }).click();
+    await page.getByTestId("debug-legal").locator("li", { hasText: "drop" }).waitFor({ timeout: T });
+    await page.locator("#debug-action").fill('{"type":"drop","column":0}');
+    await page.getByTestId("debug-send").click();
+    await page.getByTestId("debug-out").filter({ hasText: "Accepted: sequence 1" }).waitFor({ timeout: T });
+    await page.getByTestId("turn-status").filter({ hasText: "Your turn" }).waitFor({ timeout: T }); // the bot answered
+    // a refused action shows the server's code, and changes nothing
+    await page.locator("#debug-action").fill('{"type":"drop","column":99}');
+    await panel.getByRole("button", { name: "Preview" }).click();
+    await page.getByTestId("debug-out").locator(".error").waitFor({ timeout: T });
+    // a bot step plays a legal move for this seat
+    await page.getByTestId("debug-bot-step").click();
+    await page.getByTestId("debug-out").filter({ hasText: "Accepted: sequence 3" }).waitFor({ timeout: T });
+    await page.getByTestId("turn-status").filter({ hasText: "Your turn" }).waitFor({ timeout: T });
+    const discs = await page.locator("main .mnk-board .piece.p0, main .mnk-board .piece.p1").count();
+    assert.equal(discs, 4);
+    // time travel: back to step 1 redraws one disc in the panel; the match keeps its four
+    await panel.getByRole("tab", { name: "Log" }).click();
+    await page.getByTestId("debug-travel-label").filter({ hasText: "live · step 4 of 4" }).waitFor({ timeout: T });
+    for (let i = 0; i < 3; i++) await page.getByTestId("debug-back").click();
+    await page.getByTestId("debug-travel-label").filter({ hasText: "step 1 of 4" }).waitFor({ timeout: T });
+    assert.equal(await page.getByTestId("debug-board").locator(".piece.p0, .piece.p1").count(), 1);
+    assert.equal(await page.locator("main .mnk-board .piece.p0, main .mnk-board .piece.p1").count(), 4, "the match did not change");
+    assert.match(await page.getByTestId("debug-fingerprint").innerText(), /^sha256:/);
+    assert.ok(await page.getByTestId("debug-board").evaluate((b) => { const r = b.getBoundingClientRect(); return r.width > 0 && r.right <= window.innerWidth + 1; }), `${size}: the travelled board fits the panel`);
+    await page.getByTestId("debug-forward").click();
+    assert.equal(await page.getByTestId("debug-board").locator(".piece.p0, .piece.p1").count(), 2);
+    await page.screenshot({ path: screenshotPath(size === "desktop" ? "debug-panel.png" : "debug-panel-phone.png"), fullPage: false });
+    // export the replay, then import it: the viewer opens it
+    await panel.getByRole("tab", { name: "Replay" }).click();
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("debug-export").click()]);
+    const file = JSON.parse(readFileSync(await download.path(), "utf8"));
+    assert.equal(file.game, "connect4");
+    assert.equal(file.entries.length, 4);
+    await page.getByTestId("debug-import").setInputFiles({ name: "m.replay.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(file)) });
+    await page.getByTestId("step-label").filter({ hasText: "Step 0 of 4" }).waitFor({ timeout: T });
+    assert.match(await page.locator("main .lede").innerText(), /imported file/);
+    assert.ok(await onScreen(page, ".replay-board"), `${size}: the imported replay's board is on screen`);
+    await context.close();
+  });
+
+  test(`?debug=1 at ${viewport.width}×${viewport.height} opens the panel on a match page`, async () => {
+    const api = new Client({ base: server.url });
+    const created = await api.createMatch({ game: "sokoban", seats: [{ kind: "human" }] });
+    const { context, page } = await sized(size, viewport);
+    await page.goto(`${server.url}/#/match/${created.matchId}?token=${created.seats[0].token}&debug=1`);
+    await page.getByTestId("debug-panel").waitFor({ timeout: T });
+    await page.getByTestId("debug-sequence").filter({ hasText: "0" }).waitFor({ timeout: T });
+    assert.ok(await onScreen(page, '[data-testid="debug-panel"]'), `${size}: the panel is on screen`);
+    assert.ok(await fitsViewport(page, viewport), `${size}: the page fits the width with the panel open`);
+    await page.getByTestId("debug-panel").getByRole("tab", { name: "View" }).click();
+    assert.match(await page.getByTestId("debug-view").innerText(), /"collection": "microban"/);
+    await page.screenshot({ path: screenshotPath(size === "desktop" ? "debug-panel-sokoban.png" : "debug-panel-sokoban-phone.png"), fullPage: false });
+    // closing it gives the board back, on screen
+    await page.getByTestId("debug-panel").getByRole("button", { name: /close/i }).click();
+    await page.getByTestId("debug-panel").waitFor({ state: "detached", timeout: T });
+    assert.ok(await onScreen(page, "svg.sokoban-board"), `${size}: the board is on screen after the panel closed`);
+    await context.close();
+  });
+}
 
 test("the debug panel shows the full state once the match has ended", async () => {
   const api = new Client({ base: server.url });
@@ -968,36 +1006,251 @@ test("the debug panel shows the full state once the match has ended", async () =
   await context.close();
 });
 
-test("clover: the hand sorts by rank or suit; a beaten blind shows its cash-out", async () => {
-  const shop = await cloverInShop();
-  // the same seed again, played by the API while the page watches: the page sees the blind beaten
+/** A seed whose small blind the API beats, and its plays: found once, shared by both sizes. */
+let shopSeed = null;
+function cloverShopSeed() {
+  if (!shopSeed) shopSeed = cloverInShop().then(({ seed, plays }) => ({ seed, plays }));
+  return shopSeed;
+}
+
+for (const [size, viewport] of SIZES) {
+  test(`clover at ${viewport.width}×${viewport.height}: the hand sorts by rank or suit; a beaten blind shows its cash-out, on screen`, async () => {
+    const shop = await cloverShopSeed();
+    // the same seed again, played by the API while the page watches: the page sees the blind beaten
+    const api = new Client({ base: server.url });
+    const created = await api.createMatch({ game: "clover", seats: [{ kind: "human" }], seed: shop.seed });
+    const { context, page } = await sized(size, viewport);
+    await page.goto(`${server.url}/#/match/${created.matchId}?token=${created.seats[0].token}`);
+    await page.locator('[data-action="selectBlind"][aria-disabled="false"]').click();
+    await page.locator(".hand button.pcard").nth(7).waitFor({ timeout: 30000 });
+    const ranks = async () => page.locator(".hand button.pcard").evaluateAll((els) => els.map((e) => e.getAttribute("aria-label")));
+    const byRank = await ranks();
+    const value = (label) => ({ A: 14, K: 13, Q: 12, J: 11 }[label.match(/^(\w+)/)[1]] || Number(label.match(/^(\d+)/)?.[1] || 0));
+    assert.deepEqual(byRank.map(value), byRank.map(value).slice().sort((a, b) => b - a), "sorted by rank, high first");
+    await page.locator('[data-sort="suit"]').click();
+    const bySuit = await ranks();
+    const suits = bySuit.map((l) => l.match(/[♠♥♣♦]/)?.[0]);
+    const runs = suits.filter((x, i) => i === 0 || x !== suits[i - 1]);
+    assert.equal(new Set(runs).size, runs.length, "each suit together");
+    assert.ok(await onScreen(page, ".hand"), `${size}: the hand is on screen`);
+    const me = api.withToken(created.seats[0].token);
+    let seq = 1;
+    for (const cards of shop.plays) seq = (await me.command(created.matchId, { action: { type: "play", cards }, expectedSequence: seq })).sequence;
+    const cash = page.getByTestId("cash-out");
+    await cash.waitFor({ timeout: 30000 });
+    assert.match(await page.getByTestId("payout").innerText(), /^\+\$\d+$/);
+    await page.waitForTimeout(600); // a smooth scroll to it settles
+    assert.ok(await onScreen(page, '[data-testid="cash-out"]'), `${size}: the cash-out is on screen`);
+    assert.ok(await fitsViewport(page, viewport), `${size}: the cash-out fits the width`);
+    assert.deepEqual(await overlapping(page, [".match-head", ".clover-bar", ".cash-out", ".score-box", ".hand"]), [], `${size}: no boxes overlap`);
+    await assertPlayerFacing(page, `clover cash-out (${size})`);
+    await page.screenshot({ path: screenshotPath(size === "desktop" ? "clover-cash-out.png" : "clover-cash-out-phone.png"), fullPage: size === "desktop" });
+    await page.locator('[data-action="cashOut"]').click();
+    await page.locator('[aria-label="Offers"] .offer').first().waitFor({ timeout: T });
+    await context.close();
+  });
+
+  // Cross-checks the display with the calculator: this test hands the page a resolution whose
+  // scored hand carries the calculator's receipt for games/clover/examples/flush.json — the same
+  // step form as a match's receipts — and checks that chips and mult count up in step with the
+  // steps (each step shown with the running numbers it leaves), then end on the receipt's chips,
+  // mult, score and every step's owner.
+  test(`clover at ${viewport.width}×${viewport.height}: chips × mult count up in step with the scoring steps and end on the receipt's numbers`, async () => {
+    const bin = process.env.TURNSTILE_BIN || join(REPO, "target", "debug", "turnstile");
+    const calc = JSON.parse(execFileSync(bin, ["clover", "score", "--json", join(REPO, "games/clover/examples/flush.json")], { encoding: "utf8" }));
+    const { context, page } = await sized(size, viewport);
+    await page.route("**/resolutions/**", async (route) => {
+      const res = await route.fetch();
+      const body = await res.json();
+      for (const step of body.steps) if (step.event.type === "handScored") Object.assign(step.event, { hand: calc.hand, score: calc });
+      await route.fulfill({ response: res, json: body });
+    });
+    const api = new Client({ base: server.url });
+    const created = await api.createMatch({ game: "clover", seats: [{ kind: "human" }], seed: `browser-clover-steps-${size}` });
+    await page.goto(`${server.url}/#/match/${created.matchId}?token=${created.seats[0].token}`);
+    await page.locator('[data-action="selectBlind"][aria-disabled="false"]').click();
+    await page.locator(".hand button.pcard").nth(4).waitFor({ timeout: T });
+    // record chips and mult each time a step is listed: what the player sees beside that step
+    await page.evaluate(() => {
+      window.__counted = [];
+      new MutationObserver(() => {
+        const list = document.querySelector("ol.score-steps");
+        if (!list) return;
+        const n = list.children.length;
+        const last = window.__counted[window.__counted.length - 1];
+        if (n && (!last || last.n !== n)) window.__counted.push({ n, chips: document.querySelector('[data-testid="chips"]').textContent, mult: document.querySelector('[data-testid="mult"]').textContent });
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+    await page.locator(".hand button.pcard").first().click();
+    await page.locator('[data-action="play"][aria-disabled="false"]').click();
+    const steps = page.locator("ol.score-steps li");
+    await steps.nth(1).waitFor({ timeout: T }); // the steps come one by one…
+    assert.ok(await steps.count() < calc.steps.length, "…not all at once");
+    assert.ok(await onScreen(page, '[data-testid="score-box"] .tally'), `${size}: chips × mult on screen while counting`);
+    await page.getByTestId("hand-score").waitFor({ timeout: 30000 });
+    assert.equal(await steps.count(), calc.steps.length);
+    // in step: after the k-th step, chips show the last chips step's value so far, mult likewise
+    const role = (st) => st.subject ? "other" : st.after && "fixed" in st.after ? (/Mult/.test(st.operation || "") || st.operation === "Custom" ? "mult" : "other")
+      : st.after && "int" in st.after ? (/Chips/.test(st.operation || "") || st.operation === "Base" || st.operation === "Custom" ? "chips" : "other") : "other";
+    const counted = await page.evaluate(() => window.__counted);
+    assert.equal(counted.length, calc.steps.length, `one reading per step: ${JSON.stringify(counted)}`);
+    let chips = "0", mult = "0";
+    for (let k = 0; k < calc.steps.length; k++) {
+      const st = calc.steps[k];
+      if (role(st) === "chips") chips = String(st.after.int);
+      if (role(st) === "mult") mult = String(st.after.fixed / 10000);
+      assert.deepEqual([counted[k].n, counted[k].chips, counted[k].mult], [k + 1, chips, mult], `after step ${k + 1} (${st.owner})`);
+    }
+    assert.ok(new Set(counted.map((c) => c.chips)).size > 1, "chips counted up through more than one value");
+    await page.getByTestId("hand-score").filter({ hasText: String(calc.score) }).waitFor({ timeout: T });
+    assert.equal(await page.getByTestId("chips").innerText(), String(calc.chips));
+    assert.equal(await page.getByTestId("mult").innerText(), String(calc.mult / 10000));
+    assert.equal(await page.getByTestId("hand-name").innerText(), "Flush");
+    assert.deepEqual(await steps.evaluateAll((li) => li.map((x) => x.dataset.owner)), calc.steps.map((x) => x.owner));
+    assert.ok(await onScreen(page, '[data-testid="score-box"] .tally'), `${size}: chips × mult on screen at the end`);
+    assert.ok(await fitsViewport(page, viewport), `${size}: the score fits the width`);
+    assert.deepEqual(await overlapping(page, [".match-head", ".clover-bar", ".score-box", ".hand"]), [], `${size}: no boxes overlap`);
+    await assertPlayerFacing(page, `clover count-up (${size})`);
+    await page.screenshot({ path: screenshotPath(size === "desktop" ? "clover-steps.png" : "clover-steps-phone.png"), fullPage: size === "desktop" });
+    // "Show all steps" ends the count at once on a second hand
+    await context.close();
+  });
+}
+
+// ---- Duel's attack bonus and channelled spells, in words, at both sizes ------------------------
+
+/**
+ * A two-seat Duel with the tide deck (Banner Bearer and Doom), played through the API until
+ * seat 0 has played Banner Bearer (its units strike for 1 more) and then Doom (channelled: it
+ * resolves when seat 0's next turn ends). Seat 1 only ends its turns; seat 0 plays other cards
+ * only to keep its hand from overflowing (a full hand burns draws). Tries a few seeds.
+ */
+async function duelWithBannerAndDoom() {
   const api = new Client({ base: server.url });
-  const created = await api.createMatch({ game: "clover", seats: [{ kind: "human" }], seed: shop.seed });
-  const { context, page } = await newPage(browser, problems);
-  await page.goto(`${server.url}/#/match/${created.matchId}?token=${created.seats[0].token}`);
-  await page.locator('[data-action="selectBlind"][aria-disabled="false"]').click();
-  await page.locator(".hand button.pcard").nth(7).waitFor({ timeout: T });
-  const ranks = async () => page.locator(".hand button.pcard").evaluateAll((els) => els.map((e) => e.getAttribute("aria-label")));
-  const byRank = await ranks();
-  const value = (label) => ({ A: 14, K: 13, Q: 12, J: 11 }[label.match(/^(\w+)/)[1]] || Number(label.match(/^(\d+)/)?.[1] || 0));
-  assert.deepEqual(byRank.map(value), byRank.map(value).slice().sort((a, b) => b - a), "sorted by rank, high first");
-  await page.locator('[data-sort="suit"]').click();
-  const bySuit = await ranks();
-  const suits = bySuit.map((l) => l.match(/[♠♥♣♦]/)?.[0]);
-  const runs = suits.filter((x, i) => i === 0 || x !== suits[i - 1]);
-  assert.equal(new Set(runs).size, runs.length, "each suit together");
-  const me = api.withToken(created.seats[0].token);
-  let seq = 1;
-  for (const cards of shop.plays) seq = (await me.command(created.matchId, { action: { type: "play", cards }, expectedSequence: seq })).sequence;
-  const cash = page.getByTestId("cash-out");
-  await cash.waitFor({ timeout: 30000 });
-  assert.match(await page.getByTestId("payout").innerText(), /^\+\$\d+$/);
-  await assertPlayerFacing(page, "clover cash-out");
-  await page.screenshot({ path: screenshotPath("clover-cash-out.png"), fullPage: true });
-  await page.locator('[data-action="cashOut"]').click();
-  await page.locator('[aria-label="Offers"] .offer').first().waitFor({ timeout: T });
+  for (let n = 0; n < 8; n++) {
+    const created = await api.createMatch({ game: "duel", seed: `banner-doom-${n}`, config: { phaseSequence: "classic-style", decks: ["tide", "tide"] }, seats: [{ kind: "human" }, { kind: "human" }] });
+    const id = created.matchId;
+    const seats = created.seats.map((s) => api.withToken(s.token));
+    for (let turn = 0; turn < 60; turn++) {
+      const snap = await seats[0].snapshot(id);
+      const v = snap.view;
+      if (v.result || snap.status !== "active") break;
+      if (v.seats[0].channel === "doom" && v.seats[0].attackBonus > 0) return { created, snap };
+      const who = v.active;
+      const me = seats[who];
+      const legal = await me.legalActions(id);
+      const play = legal.actions.find((a) => a.kind === "PLAY_CARD");
+      const playable = play ? play.params[0].range.values.map(Number) : [];
+      let action = null;
+      if (who === 0) {
+        const hand = v.seats[0].hand.map((c) => c.cardId);
+        const banner = playable.find((i) => hand[i] === "banner_bearer");
+        const doom = playable.find((i) => hand[i] === "doom");
+        const other = playable.find((i) => hand[i] !== "banner_bearer" && hand[i] !== "doom");
+        if (v.seats[0].attackBonus === 0 && banner != null) action = { type: "PLAY_CARD", hand: banner };
+        else if (v.seats[0].attackBonus > 0 && doom != null) action = { type: "PLAY_CARD", hand: doom };
+        else if (hand.length >= 8 && other != null) action = { type: "PLAY_CARD", hand: other };
+      }
+      if (!action) {
+        const kinds = legal.actions.map((a) => a.kind);
+        action = { type: kinds.includes("END_TURN") ? "END_TURN" : kinds.includes("PASS_PRIORITY") ? "PASS_PRIORITY" : "SKIP" };
+      }
+      await me.command(id, { action, expectedSequence: snap.sequence });
+    }
+  }
+  throw new Error("no seed let seat 0 play Banner Bearer and then Doom");
+}
+
+test("Duel at both sizes: the attack bonus and a channelled spell are shown in words, on the table, in the log and in the replay", async () => {
+  const { created } = await duelWithBannerAndDoom();
+  for (const [size, viewport] of SIZES) {
+    const { context, page } = await sized(size, viewport);
+    await page.goto(`${server.url}/#/match/${created.matchId}?token=${created.seats[0].token}`);
+    await page.locator(".duel-hand .duel-card").first().waitFor({ timeout: T });
+    // the bonus: a stat on one's own side, and the units' attack raised by it
+    const bonus = page.getByTestId("attack-bonus-0");
+    await bonus.waitFor({ timeout: T });
+    assert.match(await bonus.innerText(), /Attack\s*\+1\s*per unit/);
+    const banner = page.locator('.duel-seat.me .board .duel-card[aria-label^="Banner Bearer"]').first();
+    await banner.waitFor({ timeout: T });
+    assert.match(await banner.getAttribute("aria-label"), /attack 2 \(1 \+ 1 bonus\)/);
+    assert.match(await banner.locator(".atk.boosted").innerText(), /⚔ 2/);
+    // the channel: what is waiting and when it lands, from the card's own text
+    // (the card names come with the content, a moment after the board)
+    await page.getByTestId("channel-0").filter({ hasText: "You are channelling Doom: it resolves at the end of your next turn — when it ends, deal 10 damage to the opponent." }).waitFor({ timeout: T });
+    // the log says both in words
+    await page.locator("ol.log li", { hasText: "Banner Bearer: your striking units deal +1 (attack bonus 0 → 1)" }).first().waitFor({ timeout: T });
+    await page.locator("ol.log li", { hasText: "You begin channelling Doom: it resolves at the end of your next turn" }).first().waitFor({ timeout: T });
+    assert.doesNotMatch(await page.locator("ol.log").innerText(), /deal \+0/, "a bonus restated unchanged is not a line");
+    assert.ok(await fitsViewport(page, viewport), `${size}: Duel fits the width`);
+    assert.deepEqual(await overlapping(page, [".match-head", ".duel-seat", ".play-area", ".duel-hand"]), [], `${size}: no boxes overlap`);
+    await assertPlayerFacing(page, `Duel with a bonus and a channel (${size})`);
+    await page.screenshot({ path: screenshotPath(`duel-channel-${size}.png`), fullPage: true });
+    // the opponent's view names them as the opponent's
+    // the replay: the last step shows the bonus and the channel on seat 0's box
+    await page.getByRole("link", { name: "Replay" }).click();
+    await page.getByRole("button", { name: "Last step" }).click();
+    const summary = page.getByTestId("replay-summary");
+    await summary.locator(".channel", { hasText: "Channelling Doom" }).waitFor({ timeout: T });
+    assert.match(await summary.innerText(), /Attack\s*\+1/);
+    assert.match(await page.locator("ol.steps").innerText(), /begin channelling Doom/);
+    await assertPlayerFacing(page, `Duel replay with a channel (${size})`);
+    await context.close();
+  }
+  // the other seat reads them as the opponent's
+  const { context, page } = await newPage(browser, problems, { viewport: { width: 1280, height: 900 } });
+  await page.goto(`${server.url}/#/match/${created.matchId}?token=${created.seats[1].token}`);
+  await page.getByTestId("channel-0").filter({ hasText: "Opponent is channelling Doom: it resolves at the end of their next turn" }).waitFor({ timeout: T });
+  await page.locator("ol.log li", { hasText: "Opponent's striking units deal +1" }).first().waitFor({ timeout: T });
   await context.close();
 });
+
+// ---- resigning Sokoban and clover: the outcome in words, at both sizes ---------------------------
+
+for (const [size, viewport] of SIZES) {
+  test(`resigning at ${viewport.width}×${viewport.height}: Sokoban and clover say the level or run was given up, on the page and in the replay`, async () => {
+    const { context, page } = await sized(size, viewport);
+    page.on("dialog", (d) => d.accept()); // "Resign this game?"
+    // Sokoban: one move, then give the level up
+    await page.goto(server.url + "/");
+    await page.locator('.play-now[data-game="sokoban"]').click();
+    await page.locator("svg.sokoban-board").waitFor({ timeout: T });
+    await page.locator("#conn").filter({ hasText: "live" }).waitFor({ timeout: T });
+    if (size === "phone") await page.locator('.dpad [data-move="down"]').tap();
+    else { await page.locator("svg.sokoban-board").focus(); await page.keyboard.press("ArrowDown"); }
+    await page.getByTestId("moves").filter({ hasText: "1" }).waitFor({ timeout: T });
+    await page.getByRole("button", { name: "Resign" }).click();
+    await page.getByTestId("gave-up").filter({ hasText: "You gave this level up after 1 move and 0 pushes." }).waitFor({ timeout: T });
+    assert.ok(await onScreen(page, ".solved-banner"), `${size}: the banner is on screen`);
+    await page.locator(".solved-banner").getByRole("button", { name: "Try again" }).waitFor({ timeout: T });
+    await assertPlayerFacing(page, `Sokoban given up (${size})`);
+    await page.getByRole("link", { name: "Replay" }).click();
+    await page.getByRole("button", { name: "Last step" }).click();
+    assert.match(await page.getByTestId("step-line").innerText(), /^Gave the level up after 1 move and 0 pushes$/);
+    assert.match(await page.locator("main .lede").first().innerText(), /given up/);
+    await assertPlayerFacing(page, `Sokoban replay, given up (${size})`);
+
+    // clover: into the first blind, then give the run up
+    await page.goto(server.url + "/");
+    await page.locator('.play-now[data-game="clover"]').click();
+    await page.locator('[data-action="selectBlind"][aria-disabled="false"]').click();
+    await page.locator(".hand button.pcard").nth(4).waitFor({ timeout: T });
+    await page.getByRole("button", { name: "Resign" }).click();
+    const summary = page.getByTestId("run-summary");
+    await summary.getByRole("heading", { name: "You gave the run up" }).waitFor({ timeout: T });
+    assert.equal(await page.getByTestId("run-result").innerText(), "given up");
+    await page.waitForTimeout(300);
+    assert.ok(await fitsViewport(page, viewport), `${size}: the summary fits the width`);
+    await assertPlayerFacing(page, `clover given up (${size})`);
+    await page.screenshot({ path: screenshotPath(`clover-given-up-${size}.png`), fullPage: true });
+    await page.getByRole("link", { name: "Replay" }).click();
+    await page.getByRole("button", { name: "Last step" }).click();
+    assert.match(await page.getByTestId("step-line").innerText(), /Gave the run up/);
+    assert.match(await page.getByTestId("replay-summary").innerText(), /the run was given up/);
+    assert.match(await page.locator("main .lede").first().innerText(), /the run was given up/);
+    await context.close();
+  });
+}
 
 test("no errors in the pages", () => {
   assert.deepEqual(problems, []);

@@ -50,8 +50,9 @@ export async function startServer() {
   const dir = mkdtempSync(join(tmpdir(), "turnstile-browser-"));
   const port = await freePort();
   let output = "";
-  // a short fair-start wait, so the tests see a timed match's clock start by itself too
-  const child = spawn(bin, ["serve", "--addr", `127.0.0.1:${port}`, "--database", join(dir, "test.db"), "--clock-start-wait", "5"], { stdio: ["ignore", "pipe", "pipe"] });
+  // a short fair-start wait, so the tests see a timed match's clock start by itself too (long
+  // enough that a page opened on a busy machine still finds the clock waiting)
+  const child = spawn(bin, ["serve", "--addr", `127.0.0.1:${port}`, "--database", join(dir, "test.db"), "--clock-start-wait", "8"], { stdio: ["ignore", "pipe", "pipe"] });
   child.stdout.on("data", (d) => { output += d; });
   child.stderr.on("data", (d) => { output += d; });
   const backend = `http://127.0.0.1:${port}`;

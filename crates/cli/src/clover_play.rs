@@ -499,7 +499,10 @@ fn narrate(event: &CloverEvent, catalog: &Content) -> Option<String> {
             "{} would score by chance",
             hand.map_or("nothing", |h| h.name())
         ),
-        CloverEvent::Discarded { count } => format!("{count} card(s) discarded"),
+        CloverEvent::Discarded { count } => format!(
+            "{} discarded",
+            crate::sokoban_cmd::counted(*count, "card", "cards")
+        ),
         CloverEvent::BlindBeaten { money } => format!("blind beaten; you have ${money}"),
         CloverEvent::RunLost => "the blind was not beaten: the run is lost".into(),
         CloverEvent::RunResigned => "the run was given up".into(),
@@ -583,7 +586,7 @@ mod tests {
         let (outcome, text) = scripted(&[], "s\nd 1 2\np 1 2 3 4 5\nb 1\nfly\np 9\nq\n");
         assert_eq!(outcome.code, crate::exit::OK);
         assert!(text.contains("Small blind: score 300 chips"), "{text}");
-        assert!(text.contains("2 card(s) discarded"), "{text}");
+        assert!(text.contains("2 cards discarded"), "{text}");
         assert!(text.contains("scores"), "{text}");
         assert!(text.contains("refused:"), "buying while playing: {text}");
         assert!(text.contains("unknown command \"fly\""), "{text}");

@@ -73,9 +73,9 @@ pub fn play_with(
     };
     let _ = writeln!(
         out,
-        "{}: {} seat(s); seed {:?}. Type an action's number, or q to quit.",
+        "{}: {}; seed {:?}. Type an action's number, or q to quit.",
         setup.game,
-        game.seat_count(),
+        crate::sokoban_cmd::counted(game.seat_count(), "seat", "seats"),
         setup.seed
     );
     let mut lines = input.lines();

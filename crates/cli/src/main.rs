@@ -50,22 +50,26 @@ enum Command {
     Play {
         /// connect4, tictactoe, duel or clover.
         game: String,
-        /// Who sits where, e.g. `--seat 1=bot:strong`.
+        /// Who sits where, e.g. `--seat 1=bot:strong` (default: a person in every seat; clover's
+        /// one seat is a person unless `--seat 0=bot`).
         #[arg(long = "seat")]
         seats: Vec<String>,
-        /// The match seed (random when absent; printed at the start).
+        /// The match seed (default: a random one, printed at the start).
         #[arg(long)]
         seed: Option<String>,
-        /// A turn config of the game's content (e.g. a timed one).
+        /// A turn config of the game's content, e.g. `timed` (default: the content's own default
+        /// turn config, `untimed` for the shipped grid games).
         #[arg(long)]
         turn_config: Option<String>,
-        /// Duel's phase preset: classic-style, hearthstone-style or priority-window.
+        /// Duel's phase preset: classic-style, hearthstone-style or priority-window (default:
+        /// classic-style).
         #[arg(long)]
         preset: Option<String>,
-        /// Duel: how many seats, 2 to 4 (seats are numbered from 0).
+        /// Duel: how many seats, 2 to 4, numbered from 0 (default: 2).
         #[arg(long = "seats")]
         seat_count: Option<u16>,
-        /// Duel's clock: untimed, standard or blitz (other games take `--turn-config`).
+        /// Duel's clock: untimed, standard or blitz (default: the content's, untimed; other
+        /// games take `--turn-config`).
         #[arg(long)]
         clock: Option<String>,
         /// clover: write the run's replay file here when it ends or you quit.

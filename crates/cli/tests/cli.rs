@@ -276,6 +276,34 @@ fn usage_errors_exit_with_2() {
     check(&["frobnicate"], 2, &["unrecognized subcommand"]);
 }
 
+/// `turnstile play --help` says what each option does when it is left out, and that what a
+/// person types counts from 1 while seats count from 0 (issue 16, point 8).
+#[test]
+fn play_help_says_what_the_defaults_are() {
+    let out = turnstile(&["play", "--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    // the help may be wrapped anywhere: compare with its whitespace runs made single spaces
+    let text = String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    for needle in [
+        "(default: a person in every seat; clover's one seat is a person unless `--seat 0=bot`)",
+        "(default: a random one, printed at the start)",
+        "(default: the content's own default turn config, `untimed` for the shipped grid games)",
+        "(default: classic-style)",
+        "2 to 4, numbered from 0 (default: 2)",
+        "(default: the content's, untimed;",
+        "Seats are numbered from 0, as in the API; cards and options you type count from 1",
+    ] {
+        assert!(text.contains(needle), "no {needle:?} in\n{text}");
+    }
+    assert!(
+        !text.contains("default human"),
+        "the old, misleading default line is gone: {text}"
+    );
+}
+
 #[test]
 fn play_without_a_terminal_says_so() {
     check(&["sokoban", "play", MICROBAN], 3, &["needs a terminal"]);

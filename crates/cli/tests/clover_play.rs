@@ -67,10 +67,23 @@ fn a_person_plays_clover_line_by_line() {
         "Small blind: score 300 chips",
         "hand: [1] ",
         "scores",
-        "1 card(s) discarded",
+        "1 card discarded",
         "refused:",
     ] {
         assert!(text.contains(needle), "no {needle:?} in\n{text}");
+    }
+    // the deck counter, as the web shows it: the deck's size before the first blind, then the
+    // cards left to draw after each draw (8 dealt, 5 played and 5 drawn, 1 discarded and drawn)
+    let decks: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.split(", deck ").nth(1))
+        .collect();
+    assert_eq!(decks.first(), Some(&"52"), "{text}");
+    for counter in ["44 / 52", "39 / 52", "38 / 52"] {
+        assert!(
+            decks.contains(&counter),
+            "no deck {counter:?} in {decks:?}\n{text}"
+        );
     }
 }
 

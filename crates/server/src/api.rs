@@ -220,6 +220,28 @@ pub async fn create_match(
             ),
         ));
     }
+    // Names are for people at the table now: an open seat's player names it on joining, and
+    // a bot is called by its bot.
+    let mut names = Vec::new();
+    for (index, seat) in body.seats.iter().enumerate() {
+        let Some(given) = seat.name.as_deref() else {
+            continue;
+        };
+        if seat.kind != SeatKindDto::Human {
+            return Err(ApiError::bad_request(
+                "invalid_seats",
+                format!(
+                    "seat {index} is {} and cannot be named at creation; only a human seat takes a `name` (an open seat's player gives one when joining)",
+                    if seat.kind == SeatKindDto::Bot { "a bot" } else { "open" }
+                ),
+            ));
+        }
+        let seat_number = u16::try_from(index)
+            .map_err(|_| ApiError::bad_request("invalid_seats", "too many seats"))?;
+        if let Some(name) = player_name(Some(given))? {
+            names.push((seat_number, name));
+        }
+    }
     // An open seat is a human seat to the game; what makes it open is that it has no token
     // until someone claims it (`join_match`).
     let seats: Vec<SeatSpec> = body
@@ -261,6 +283,10 @@ pub async fn create_match(
             kind: asked.kind,
             bot: spec.bot.clone(),
             token,
+            name: names
+                .iter()
+                .find(|(s, _)| *s == seat)
+                .map(|(_, n)| n.clone()),
         });
     }
     let spectator = auth::new_token(hub.entropy.as_ref())?;
@@ -284,13 +310,14 @@ pub async fn create_match(
         outcome: None,
         last_activity_ms: now_ms,
     };
-    hub.store.create_match(&record).await?;
+    hub.store.create_match_with_names(&record, &names).await?;
     let loaded = Loaded {
         clock: crate::clock::MatchClock::new(0, hub.now(), tick_rate),
         m,
         attempted_timeout: None,
     };
     let slot = hub.adopt(record, loaded);
+    slot.set_claimed(Vec::new(), names.into_iter().collect());
     match hub.claim(&slot).await {
         Ok(true) => ensure_driver(&hub, &slot),
         Ok(false) => {}
@@ -566,10 +593,10 @@ fn seat_infos(slot: &Slot) -> Vec<SeatInfo> {
         .collect()
 }
 
-/// The longest name a player may give when joining.
+/// The longest name a player may give a seat (at creation or when joining).
 const MAX_NAME_CHARS: usize = 40;
 
-/// A joining player's name: spaces around it dropped, then 1–40 characters without control
+/// A player's display name: spaces around it dropped, then 1–40 characters without control
 /// characters; 400 `invalid_player_name` otherwise (never cut to fit).
 fn player_name(name: Option<&str>) -> ApiResult<Option<String>> {
     let Some(name) = name else {

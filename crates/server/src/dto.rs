@@ -29,6 +29,12 @@ pub struct SeatRequest {
     /// For bots: `random` (every game) or a game's own (`strong`).
     #[serde(default)]
     pub bot: Option<String>,
+    /// For human seats: the player's display name, shown to every seat (1–40 characters, no
+    /// control characters; spaces around it are dropped). An open seat is named by whoever
+    /// joins it (`POST …/join`), a bot by its bot.
+    #[serde(default)]
+    #[schema(example = "Ada")]
+    pub name: Option<String>,
 }
 
 /// `POST /api/v1/matches`.
@@ -69,6 +75,9 @@ pub struct SeatTicket {
     /// The seat's bearer token (humans only). The server keeps only its hash.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub token: Option<String>,
+    /// The display name recorded for the seat, if one was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
 }
 
 /// The answer to `POST /api/v1/matches`.
@@ -152,7 +161,8 @@ pub struct SeatInfo {
     /// The bot, for bot seats.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bot: Option<String>,
-    /// The name the player gave when claiming the seat (`POST …/join`), if any.
+    /// The player's display name, if one was given: at creation (`seats[].name`) or when
+    /// claiming the seat (`POST …/join`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
 }

@@ -281,6 +281,121 @@ async fn late_seat(db: Db) {
 }
 on_both_backends!(a_late_duel_seat_is_claimed_then_joins, late_seat);
 
+/// The creator names its seat in the create body: the name comes back in the answer, in every
+/// viewer's snapshot and in the open-match list, beside the joiner's; it survives a restart (it
+/// is stored with the match); names on seats that cannot take one, and bad names, are refused.
+async fn creation_names(db: Db) {
+    let s = TestServer::start(&db).await;
+    let (status, created) = s
+        .post(
+            "/api/v1/matches",
+            None,
+            &json!({"game": "connect4", "seats": [{"kind": "human", "name": "  Ada "}, {"kind": "open"}]}),
+        )
+        .await;
+    assert_eq!(status, 201, "{created}");
+    assert_eq!(created["seats"][0]["name"], "Ada", "trimmed: {created}");
+    assert_eq!(created["seats"][1]["name"], Value::Null, "{created}");
+    let id = created["matchId"].as_str().unwrap().to_owned();
+    let host = created["seats"][0]["token"].as_str().unwrap().to_owned();
+    let spectator = created["spectatorToken"].as_str().unwrap().to_owned();
+    let (_, snap) = s
+        .get(&format!("/api/v1/matches/{id}"), Some(&spectator))
+        .await;
+    assert_eq!(snap["seats"][0]["name"], "Ada", "{snap}");
+    let (_, list) = s.get("/api/v1/matches?open=true", None).await;
+    let listed = list["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["matchId"] == id)
+        .cloned()
+        .unwrap_or_else(|| panic!("listed: {list}"));
+    assert_eq!(listed["seats"][0]["name"], "Ada", "{listed}");
+    let (status, joined) = s.post(&join_path(&id), None, &json!({"name": "Bob"})).await;
+    assert_eq!(status, 200, "{joined}");
+    let (_, snap) = s.get(&format!("/api/v1/matches/{id}"), Some(&host)).await;
+    assert_eq!(
+        (&snap["seats"][0]["name"], &snap["seats"][1]["name"]),
+        (&json!("Ada"), &json!("Bob")),
+        "{snap}"
+    );
+
+    // a match against a bot keeps its name too, across a restart of the node
+    let (status, vs_bot) = s
+        .post(
+            "/api/v1/matches",
+            None,
+            &json!({"game": "connect4", "seats": [{"kind": "human", "name": "Cleo"}, {"kind": "bot", "bot": "random"}]}),
+        )
+        .await;
+    assert_eq!(status, 201, "{vs_bot}");
+    let bot_match = vs_bot["matchId"].as_str().unwrap().to_owned();
+    let cleo = vs_bot["seats"][0]["token"].as_str().unwrap().to_owned();
+    s.stop().await;
+    let s = TestServer::start(&db).await;
+    for (m, token, seat, name) in [
+        (&id, &host, 0, "Ada"),
+        (&id, &host, 1, "Bob"),
+        (&bot_match, &cleo, 0, "Cleo"),
+    ] {
+        let (status, snap) = s.get(&format!("/api/v1/matches/{m}"), Some(token)).await;
+        assert_eq!(status, 200, "{snap}");
+        assert_eq!(snap["seats"][seat]["name"], name, "after a restart: {snap}");
+    }
+    assert_eq!(
+        s.get(&format!("/api/v1/matches/{bot_match}"), Some(&cleo))
+            .await
+            .1["seats"][1]["name"],
+        Value::Null,
+        "a bot has no name of its own"
+    );
+
+    // refusals: a name only on a human seat; names as a join's are checked
+    for seats in [
+        json!([{"kind": "human"}, {"kind": "bot", "bot": "random", "name": "Robo"}]),
+        json!([{"kind": "human"}, {"kind": "open", "name": "Later"}]),
+    ] {
+        let (status, body) = s
+            .post(
+                "/api/v1/matches",
+                None,
+                &json!({"game": "connect4", "seats": seats}),
+            )
+            .await;
+        assert_eq!(
+            (status, code(&body)),
+            (400, Some("invalid_seats")),
+            "{seats}: {body}"
+        );
+    }
+    for name in ["", "   ", "a\u{7}b", &"x".repeat(41)] {
+        let (status, body) = s
+            .post(
+                "/api/v1/matches",
+                None,
+                &json!({"game": "connect4", "seats": [{"kind": "human", "name": name}, {"kind": "human"}]}),
+            )
+            .await;
+        assert_eq!(
+            (status, code(&body)),
+            (400, Some("invalid_player_name")),
+            "{name:?}: {body}"
+        );
+    }
+    // 40 characters is the limit, counted in characters, not bytes
+    let (status, body) = s
+        .post(
+            "/api/v1/matches",
+            None,
+            &json!({"game": "connect4", "seats": [{"kind": "human", "name": "é".repeat(40)}, {"kind": "human"}]}),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    s.stop().await;
+}
+on_both_backends!(names_given_at_creation_are_kept_and_shown, creation_names);
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn joins_are_rate_limited_like_match_creation() {
     let db = Db::sqlite();

@@ -62,8 +62,12 @@ impl Store for Gated {
     async fn current_revision(&self, game: &str) -> StoreResult<Option<String>> {
         self.inner.current_revision(game).await
     }
-    async fn create_match(&self, record: &MatchRecord) -> StoreResult<()> {
-        self.inner.create_match(record).await
+    async fn create_match_with_names(
+        &self,
+        record: &MatchRecord,
+        names: &[(u16, String)],
+    ) -> StoreResult<()> {
+        self.inner.create_match_with_names(record, names).await
     }
     async fn get_match(&self, match_id: &str) -> StoreResult<Option<MatchRecord>> {
         self.inner.get_match(match_id).await

@@ -99,7 +99,18 @@ pub trait Store: Send + Sync + 'static {
 
     /// Creates a match. Its `(game, revision)` content must be stored (`not_found` otherwise);
     /// an existing id is `Conflict(Conflict::MatchId)`.
-    async fn create_match(&self, record: &MatchRecord) -> StoreResult<()>;
+    async fn create_match(&self, record: &MatchRecord) -> StoreResult<()> {
+        self.create_match_with_names(record, &[]).await
+    }
+
+    /// Creates a match as [`Store::create_match`] does, and records the display names its
+    /// creator gave seats (`(seat, name)`, read back by [`Store::seat_names`]) in the same
+    /// transaction, so a match never exists without the names it was created with.
+    async fn create_match_with_names(
+        &self,
+        record: &MatchRecord,
+        names: &[(u16, String)],
+    ) -> StoreResult<()>;
 
     /// The match with this id, if any (whatever its status).
     async fn get_match(&self, match_id: &str) -> StoreResult<Option<MatchRecord>>;
@@ -148,7 +159,8 @@ pub trait Store: Send + Sync + 'static {
     /// Active matches with an open seat, newest first, at most `limit`.
     async fn list_open_matches(&self, limit: u32) -> StoreResult<Vec<OpenMatch>>;
 
-    /// The names players gave when they claimed seats of `match_id`, in seat order.
+    /// The names players gave seats of `match_id` (at creation or when claiming them), in
+    /// seat order.
     async fn seat_names(&self, match_id: &str) -> StoreResult<Vec<(u16, String)>>;
 
     /// Records that `seat` of `match_id` has opened its board (idempotent) and returns every

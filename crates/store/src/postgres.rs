@@ -769,7 +769,11 @@ impl Store for PostgresStore {
         Ok(row.map(|r| r.get(0)))
     }
 
-    async fn create_match(&self, m: &MatchRecord) -> StoreResult<()> {
+    async fn create_match_with_names(
+        &self,
+        m: &MatchRecord,
+        names: &[(u16, String)],
+    ) -> StoreResult<()> {
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(pg_err)?;
         let inserted = tx
@@ -839,6 +843,14 @@ impl Store for PostgresStore {
             tx.execute(
                 "INSERT INTO open_seats (match_id, seat) SELECT $1, s FROM unnest($2::bigint[]) AS s",
                 &[&m.id, &open],
+            )
+            .await
+            .map_err(pg_err)?;
+        }
+        for (seat, name) in names {
+            tx.execute(
+                "INSERT INTO seat_names (match_id, seat, name) VALUES ($1, $2, $3)",
+                &[&m.id, &i64::from(*seat), name],
             )
             .await
             .map_err(pg_err)?;

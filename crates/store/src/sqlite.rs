@@ -728,8 +728,13 @@ impl Store for SqliteStore {
         .await
     }
 
-    async fn create_match(&self, record: &MatchRecord) -> StoreResult<()> {
+    async fn create_match_with_names(
+        &self,
+        record: &MatchRecord,
+        names: &[(u16, String)],
+    ) -> StoreResult<()> {
         let m = record.clone();
+        let names = names.to_vec();
         self.write(move |c| {
             let stored = c
                 .prepare_cached("SELECT 1 FROM content WHERE game = ?1 AND revision = ?2")
@@ -787,6 +792,14 @@ impl Store for SqliteStore {
                 .map_err(sql_err)?;
             for seat in open_seats_at_creation(&m) {
                 open.execute(params![m.id, i64::from(seat)])
+                    .map_err(sql_err)?;
+            }
+            let mut named = c
+                .prepare_cached("INSERT INTO seat_names (match_id, seat, name) VALUES (?1, ?2, ?3)")
+                .map_err(sql_err)?;
+            for (seat, name) in &names {
+                named
+                    .execute(params![m.id, i64::from(*seat), name])
                     .map_err(sql_err)?;
             }
             Ok(((), Vec::new()))

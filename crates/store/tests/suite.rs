@@ -56,6 +56,7 @@ suite!(
     commits_are_notified,
     archive_keeps_everything_readable,
     out_of_range_numbers_are_invalid,
+    names_given_at_creation_are_kept_beside_claimed_ones,
 );
 
 async fn content_round_trip_and_immutability(store: Arc<dyn Store>) {
@@ -725,4 +726,52 @@ async fn out_of_range_numbers_are_invalid(store: Arc<dyn Store>) {
     r.tick = u64::try_from(i64::MAX).unwrap();
     store.append("m", &r).await.unwrap();
     assert_eq!(store.command("m", "c1").await.unwrap(), Some(r));
+}
+
+/// The display names a creator gives seats are stored with the match, in its transaction, and
+/// read back beside the name a joiner gives when claiming an open seat; a match created without
+/// names has none, and a refused creation (an id taken) leaves no names behind.
+async fn names_given_at_creation_are_kept_beside_claimed_ones(store: Arc<dyn Store>) {
+    store
+        .put_content(&content("sokoban", "sha256:r1", 1))
+        .await
+        .unwrap();
+    // seat 0 a named human with a token, seat 1 open for a person to join
+    let mut m = new_match("named", 1_000, &[Some("h0"), None]);
+    m.seats = json!([{"kind": "human"}, {"kind": "human"}]);
+    store
+        .create_match_with_names(&m, &[(0, "Ada".to_owned())])
+        .await
+        .unwrap();
+    assert_eq!(
+        store.seat_names("named").await.unwrap(),
+        vec![(0, "Ada".to_owned())]
+    );
+    assert_eq!(store.get_match("named").await.unwrap(), Some(m.clone()));
+    // the joiner's name joins the creator's, in seat order
+    let claim = store
+        .claim_seat("named", "h1", Some("Grace"), 2_000)
+        .await
+        .unwrap();
+    assert_eq!(claim, SeatClaim::Claimed(1));
+    assert_eq!(
+        store.seat_names("named").await.unwrap(),
+        vec![(0, "Ada".to_owned()), (1, "Grace".to_owned())]
+    );
+    // the same id again is refused and changes no name
+    let err = store
+        .create_match_with_names(&m, &[(0, "Mallory".to_owned())])
+        .await
+        .unwrap_err();
+    assert_eq!(err.conflict().unwrap().uniqueness(), "match_id");
+    assert_eq!(
+        store.seat_names("named").await.unwrap(),
+        vec![(0, "Ada".to_owned()), (1, "Grace".to_owned())]
+    );
+    // without names (create_match): none
+    store
+        .create_match(&new_match("plain", 3_000, &[Some("h2")]))
+        .await
+        .unwrap();
+    assert_eq!(store.seat_names("plain").await.unwrap(), vec![]);
 }

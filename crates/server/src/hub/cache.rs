@@ -58,7 +58,7 @@ pub(crate) struct Slot {
     /// The seats' token hashes as this node last read them: the record's, plus the open seats
     /// claimed since (by this node, or by another one and read back from the store).
     seat_hashes: StdMutex<Vec<Option<String>>>,
-    /// The names players gave when they claimed seats, as last read.
+    /// The names seats were given (at creation or when claimed), as last read.
     names: StdMutex<BTreeMap<u16, String>>,
     /// Its stored lifecycle.
     pub(crate) lifecycle: StdMutex<Lifecycle>,
@@ -164,7 +164,7 @@ impl Slot {
             .unwrap_or_else(|_| self.record.seat_token_hashes.clone())
     }
 
-    /// The names given by the players who claimed seats.
+    /// The names seats were given, at creation or by the players who claimed them.
     pub(crate) fn names(&self) -> BTreeMap<u16, String> {
         self.names.lock().map(|n| n.clone()).unwrap_or_default()
     }
@@ -391,6 +391,10 @@ impl Hub {
             seats: slot.seat_specs(),
             tick_rate: record.tick_rate,
         };
+        // The names seats were given (at creation, or by a joiner on any node) come back with
+        // the match, so a restarted node still shows them.
+        let names = self.store.seat_names(&slot.id).await?.into_iter().collect();
+        slot.set_claimed(Vec::new(), names);
         let log = self.read_log(&slot.id, 0).await?;
         let entries: Vec<ReplayEntry> = log.iter().map(entry_of).collect();
         let snapshots = self.store.snapshots(&slot.id, 3).await?;
