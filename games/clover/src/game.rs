@@ -575,8 +575,10 @@ impl CloverState {
                     turnstile_effects::Executor::new(&content.effects, &content.handlers)
                         .resolve(
                             &mut self.run,
-                            turnstile_effects::Event::new(turnstile_effects::Trigger::OnDiscard)
-                                .at(card),
+                            crate::vocabulary::Event::new(crate::vocabulary::Trigger::Game(
+                                crate::vocabulary::CloverTrigger::OnDiscard,
+                            ))
+                            .at(card),
                             &mut steps,
                         )
                         .map_err(effect)?;

@@ -9,7 +9,9 @@
 //! in round r+1 only.
 
 use serde::{Deserialize, Serialize};
-use turnstile_effects::{EffectError, Event, Executor, Step, Target, ThingId, Trigger};
+use turnstile_effects::{EffectError, Executor, Step, Target, ThingId};
+
+use crate::vocabulary::{CloverTrigger, Event, Trigger};
 
 use crate::cards::{standard_deck, Card};
 use crate::content::Content;
@@ -174,7 +176,11 @@ fn has_rows(content: &Content, owner: &str, trigger: &Trigger) -> bool {
 
 fn use_owner(run: &mut RunState, content: &Content, owner: &str) -> Result<(), RunError> {
     run.scoring.acting = Some(owner.to_owned());
-    let result = resolve(run, content, Event::new(Trigger::OnUse));
+    let result = resolve(
+        run,
+        content,
+        Event::new(Trigger::Game(CloverTrigger::OnUse)),
+    );
     run.scoring.acting = None;
     result.map(|_| ())
 }
@@ -235,7 +241,8 @@ pub fn buy_joker_with(
     resolve(
         run,
         content,
-        Event::new(Trigger::OnBuy).from(Target::Thing(ThingId(SLOT + slot as u32))),
+        Event::new(Trigger::Game(CloverTrigger::OnBuy))
+            .from(Target::Thing(ThingId(SLOT + slot as u32))),
     )?;
     Ok(())
 }
@@ -259,7 +266,8 @@ pub fn sell_joker(run: &mut RunState, content: &Content, slot: usize) -> Result<
     resolve(
         run,
         content,
-        Event::new(Trigger::OnSell).from(Target::Thing(ThingId(SLOT + slot as u32))),
+        Event::new(Trigger::Game(CloverTrigger::OnSell))
+            .from(Target::Thing(ThingId(SLOT + slot as u32))),
     )?;
     run.jokers.remove(slot);
     run.money = run.money.saturating_add((cost / 2).max(1));
@@ -295,8 +303,12 @@ pub fn take_tag(run: &mut RunState, content: &Content, id: &str) -> Result<(), R
         return Err(RunError::NotAvailable(id.to_owned()));
     }
     use_owner(run, content, &owner)?;
-    if has_rows(content, &owner, &Trigger::OnShopEnter)
-        || has_rows(content, &owner, &Trigger::OnBossDefeated)
+    if has_rows(content, &owner, &Trigger::Game(CloverTrigger::OnShopEnter))
+        || has_rows(
+            content,
+            &owner,
+            &Trigger::Game(CloverTrigger::OnBossDefeated),
+        )
     {
         run.tags.push(owner);
     }
@@ -379,10 +391,19 @@ pub fn end_round(
         }
     }
     if blind == Blind::Boss {
-        resolve(run, content, Event::new(Trigger::OnBossDefeated))?;
+        resolve(
+            run,
+            content,
+            Event::new(Trigger::Game(CloverTrigger::OnBossDefeated)),
+        )?;
         let content_ref = content;
-        run.tags
-            .retain(|t| !has_rows(content_ref, t, &Trigger::OnBossDefeated));
+        run.tags.retain(|t| {
+            !has_rows(
+                content_ref,
+                t,
+                &Trigger::Game(CloverTrigger::OnBossDefeated),
+            )
+        });
         run.boss_active = false;
         run.ante = run.ante.saturating_add(1);
     }
@@ -393,9 +414,13 @@ pub fn end_round(
 /// Opens the shop: `OnShopEnter` rows (tags placed for it are spent), then fresh offers.
 pub fn enter_shop(run: &mut RunState, content: &Content) -> Result<Vec<String>, RunError> {
     run.shops = run.shops.saturating_add(1);
-    resolve(run, content, Event::new(Trigger::OnShopEnter))?;
+    resolve(
+        run,
+        content,
+        Event::new(Trigger::Game(CloverTrigger::OnShopEnter)),
+    )?;
     run.tags
-        .retain(|t| !has_rows(content, t, &Trigger::OnShopEnter));
+        .retain(|t| !has_rows(content, t, &Trigger::Game(CloverTrigger::OnShopEnter)));
     rebuild(run, content)?;
     let mut offers = roll_shop(run, content)?;
     offers.extend(roll_voucher(run, content)?);

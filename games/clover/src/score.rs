@@ -18,14 +18,13 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use turnstile_core::determinism::fixed::mul_int;
 use turnstile_core::determinism::Fixed;
-use turnstile_effects::{
-    EffectError, Event, Executor, Number, Step, StepKind, Target, ThingId, Trigger,
-};
+use turnstile_effects::{EffectError, Executor, Number, Step, StepKind, Target, ThingId};
 
 use crate::cards::{Card, Edition, Enhancement, Seal};
 use crate::content::Content;
 use crate::hands::{detect, DetectionRules, HandType};
 use crate::state::{KeyCache, RunState, Scoring, HELD, PLAYED, SLOT};
+use crate::vocabulary::{CloverTrigger, Event, Trigger};
 
 /// The receipt of one scored hand.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -268,8 +267,8 @@ pub fn score_hand(
                 .any(|m| m & crate::state::trigger_bit(trigger) != 0)
     };
     // 2. Before.
-    if jokers_answer(run, &Trigger::BeforeScoring) {
-        fire!(Event::new(Trigger::BeforeScoring).by(seat));
+    if jokers_answer(run, &Trigger::Game(CloverTrigger::BeforeScoring)) {
+        fire!(Event::new(Trigger::Game(CloverTrigger::BeforeScoring)).by(seat));
     }
     run.last_hand = Some(hand);
     if let Some(count) = run.played_counts.get_mut(hand.index()) {
@@ -315,7 +314,7 @@ pub fn score_hand(
             ));
         }
     }
-    let repeats = jokers_answer(run, &Trigger::OnScoredRepeat);
+    let repeats = jokers_answer(run, &Trigger::Game(CloverTrigger::OnScoredRepeat));
     // 4. Scoring cards.
     let scoring = run.scoring.detected.scoring.clone();
     for &i in &scoring {
@@ -326,15 +325,19 @@ pub fn score_hand(
         run.scoring.repetitions = 1;
         let seal = run.scoring.played[i].seal as usize;
         if repeats || run.scoring.keys.seal[seal].is_some() {
-            fire!(Event::new(Trigger::OnScoredRepeat).by(seat).at(card));
+            fire!(Event::new(Trigger::Game(CloverTrigger::OnScoredRepeat))
+                .by(seat)
+                .at(card));
         }
         let reps = run.scoring.repetitions.clamp(1, 64);
         for _ in 0..reps {
-            fire!(Event::new(Trigger::OnCardScored).by(seat).at(card));
+            fire!(Event::new(Trigger::Game(CloverTrigger::OnCardScored))
+                .by(seat)
+                .at(card));
         }
     }
     // 5. Held cards.
-    let held_jokers = jokers_answer(run, &Trigger::OnCardHeld);
+    let held_jokers = jokers_answer(run, &Trigger::Game(CloverTrigger::OnCardHeld));
     for i in 0..run.scoring.held.len() {
         if run.scoring.held_debuffed.get(i).copied().unwrap_or(false) {
             continue;
@@ -344,37 +347,51 @@ pub fn score_hand(
             continue;
         }
         let card = Target::Thing(ThingId(HELD + i as u32));
-        let first = fire!(Event::new(Trigger::OnCardHeld).by(seat).at(card));
+        let first = fire!(Event::new(Trigger::Game(CloverTrigger::OnCardHeld))
+            .by(seat)
+            .at(card));
         if first.steps == 0 {
             continue;
         }
         run.scoring.repetitions = 1;
-        fire!(Event::new(Trigger::OnHeldRepeat).by(seat).at(card));
+        fire!(Event::new(Trigger::Game(CloverTrigger::OnHeldRepeat))
+            .by(seat)
+            .at(card));
         let reps = run.scoring.repetitions.clamp(1, 64);
         for _ in 1..reps {
-            fire!(Event::new(Trigger::OnCardHeld).by(seat).at(card));
+            fire!(Event::new(Trigger::Game(CloverTrigger::OnCardHeld))
+                .by(seat)
+                .at(card));
         }
     }
     // 6. Jokers, then consumables and the deck.
-    let joker_effects = jokers_answer(run, &Trigger::OnJokerEffect);
+    let joker_effects = jokers_answer(run, &Trigger::Game(CloverTrigger::OnJokerEffect));
     for slot in 0..run.jokers.len() {
         let joker = Target::Thing(ThingId(SLOT + slot as u32));
         let edition = run.jokers[slot].edition as usize;
         let acts = run
             .effective_slot(slot)
             .and_then(|at| run.scoring.keys.joker_masks.get(at))
-            .is_none_or(|m| m & crate::state::trigger_bit(&Trigger::OnHandPlayed) != 0);
+            .is_none_or(|m| {
+                m & crate::state::trigger_bit(&Trigger::Game(CloverTrigger::OnHandPlayed)) != 0
+            });
         if acts || run.scoring.keys.edition[edition].is_some() {
-            fire!(Event::new(Trigger::OnHandPlayed).by(seat).from(joker));
+            fire!(Event::new(Trigger::Game(CloverTrigger::OnHandPlayed))
+                .by(seat)
+                .from(joker));
         }
         if joker_effects {
-            fire!(Event::new(Trigger::OnJokerEffect).by(seat).at(joker));
+            fire!(Event::new(Trigger::Game(CloverTrigger::OnJokerEffect))
+                .by(seat)
+                .at(joker));
         }
         if run.scoring.keys.edition[edition].is_some() {
-            fire!(Event::new(Trigger::OnJokerDone).by(seat).from(joker));
+            fire!(Event::new(Trigger::Game(CloverTrigger::OnJokerDone))
+                .by(seat)
+                .from(joker));
         }
     }
-    fire!(Event::new(Trigger::OnFinalScore).by(seat));
+    fire!(Event::new(Trigger::Game(CloverTrigger::OnFinalScore)).by(seat));
     // 7. chips × mult, once.
     let product = mul_int(run.scoring.chips, run.scoring.mult);
     run.scoring.saturated |= product.saturated;
@@ -383,7 +400,9 @@ pub fn score_hand(
         let enhancement = run.scoring.played[i].enhancement as usize;
         if run.scoring.keys.enhancement[enhancement].is_some() {
             let card = Target::Thing(ThingId(PLAYED + i as u32));
-            fire!(Event::new(Trigger::AfterScoring).by(seat).at(card));
+            fire!(Event::new(Trigger::Game(CloverTrigger::AfterScoring))
+                .by(seat)
+                .at(card));
         }
     }
     Ok(receipt(run, Some(hand), false, score, steps))

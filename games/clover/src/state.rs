@@ -10,13 +10,17 @@
 use serde::{Deserialize, Serialize};
 use turnstile_core::determinism::{Chance, Fixed, StreamTable, Streams};
 use turnstile_effects::{
-    Change, EffectHost, EffectLedger, Event, HostError, OwnerInstance, OwnerKey, Owners,
-    RowContext, ScaleMode, Scope, StatusBoard, Target, ThingId, Trigger,
+    Change, EffectHost, EffectLedger, EffectState, HostError, OperationError, OwnerInstance,
+    OwnerKey, StatusBoard, Target, ThingId,
 };
 use turnstile_formula::{Type, Value, VariableSchema};
 
 use crate::cards::{Card, Suit};
 use crate::hands::{Detected, HandType};
+use crate::vocabulary::{
+    CloverScope, CloverTrigger, CloverVocabulary, CompiledCloverOperation, Event, Owners,
+    RowContext, ScaleMode, Trigger,
+};
 
 /// The named random streams of clover: the spec's ten, then one per further purpose.
 pub const STREAMS: StreamTable = StreamTable::new(&[
@@ -288,14 +292,14 @@ pub fn rarity_of_roll(roll: u32) -> u8 {
 
 /// The scoring triggers whose rows a joker may have, each a bit of a joker's trigger mask.
 const MASKED_TRIGGERS: [Trigger; 8] = [
-    Trigger::BeforeScoring,
-    Trigger::OnCardScored,
-    Trigger::OnScoredRepeat,
-    Trigger::OnCardHeld,
-    Trigger::OnHeldRepeat,
-    Trigger::OnHandPlayed,
-    Trigger::OnJokerEffect,
-    Trigger::AfterScoring,
+    Trigger::Game(CloverTrigger::BeforeScoring),
+    Trigger::Game(CloverTrigger::OnCardScored),
+    Trigger::Game(CloverTrigger::OnScoredRepeat),
+    Trigger::Game(CloverTrigger::OnCardHeld),
+    Trigger::Game(CloverTrigger::OnHeldRepeat),
+    Trigger::Game(CloverTrigger::OnHandPlayed),
+    Trigger::Game(CloverTrigger::OnJokerEffect),
+    Trigger::Game(CloverTrigger::AfterScoring),
 ];
 
 /// The bit of `trigger` in a trigger mask; every bit for a trigger that is not masked (its
@@ -536,6 +540,8 @@ impl RunState {
 }
 
 impl EffectHost for RunState {
+    type Vocabulary = CloverVocabulary;
+
     fn seat_count(&self) -> u16 {
         1
     }
@@ -567,7 +573,9 @@ impl EffectHost for RunState {
                     RunState::push_str(owners, t);
                 }
             }
-            Trigger::OnCardScored | Trigger::OnScoredRepeat | Trigger::AfterScoring => {
+            Trigger::Game(CloverTrigger::OnCardScored)
+            | Trigger::Game(CloverTrigger::OnScoredRepeat)
+            | Trigger::Game(CloverTrigger::AfterScoring) => {
                 let Some(Target::Thing(ThingId(n))) = event.target else {
                     return;
                 };
@@ -576,7 +584,7 @@ impl EffectHost for RunState {
                 };
                 let anchor = Target::Thing(ThingId(n));
                 match event.trigger {
-                    Trigger::OnCardScored => {
+                    Trigger::Game(CloverTrigger::OnCardScored) => {
                         RunState::push_cached(owners, keys.base, anchor);
                         RunState::push_cached(
                             owners,
@@ -587,7 +595,7 @@ impl EffectHost for RunState {
                         RunState::push_cached(owners, keys.edition[card.edition as usize], anchor);
                         self.push_jokers(owners, bit);
                     }
-                    Trigger::OnScoredRepeat => {
+                    Trigger::Game(CloverTrigger::OnScoredRepeat) => {
                         RunState::push_cached(owners, keys.seal[card.seal as usize], anchor);
                         self.push_jokers(owners, bit);
                     }
@@ -600,10 +608,10 @@ impl EffectHost for RunState {
                     }
                 }
             }
-            Trigger::OnCardHeld
-            | Trigger::OnHeldRepeat
+            Trigger::Game(CloverTrigger::OnCardHeld)
+            | Trigger::Game(CloverTrigger::OnHeldRepeat)
             | Trigger::OnRoundEnd
-            | Trigger::OnDiscard
+            | Trigger::Game(CloverTrigger::OnDiscard)
                 if matches!(event.target, Some(Target::Thing(_))) =>
             {
                 let Some(Target::Thing(ThingId(n))) = event.target else {
@@ -614,7 +622,7 @@ impl EffectHost for RunState {
                 };
                 let anchor = Target::Thing(ThingId(n));
                 match event.trigger {
-                    Trigger::OnCardHeld => {
+                    Trigger::Game(CloverTrigger::OnCardHeld) => {
                         RunState::push_cached(
                             owners,
                             keys.enhancement[card.enhancement as usize],
@@ -622,7 +630,8 @@ impl EffectHost for RunState {
                         );
                         self.push_jokers(owners, bit);
                     }
-                    Trigger::OnHeldRepeat | Trigger::OnDiscard => {
+                    Trigger::Game(CloverTrigger::OnHeldRepeat)
+                    | Trigger::Game(CloverTrigger::OnDiscard) => {
                         RunState::push_cached(owners, keys.seal[card.seal as usize], anchor);
                         self.push_jokers(owners, bit);
                     }
@@ -636,7 +645,8 @@ impl EffectHost for RunState {
                     }
                 }
             }
-            Trigger::OnHandPlayed | Trigger::OnJokerDone => {
+            Trigger::Game(CloverTrigger::OnHandPlayed)
+            | Trigger::Game(CloverTrigger::OnJokerDone) => {
                 let Some(Target::Thing(ThingId(n))) = event.source else {
                     return;
                 };
@@ -646,17 +656,19 @@ impl EffectHost for RunState {
                 };
                 let anchor = Target::Thing(ThingId(n));
                 RunState::push_cached(owners, keys.edition[joker.edition as usize], anchor);
-                if event.trigger == Trigger::OnHandPlayed {
+                if event.trigger == Trigger::Game(CloverTrigger::OnHandPlayed) {
                     self.push_joker(slot, owners, bit);
                 }
             }
-            Trigger::OnFinalScore => {
+            Trigger::Game(CloverTrigger::OnFinalScore) => {
                 for c in &self.consumables {
                     RunState::push_str(owners, c);
                 }
                 RunState::push_str(owners, &format!("deck:{}", self.deck));
             }
-            Trigger::OnUse | Trigger::OnBuy | Trigger::OnSell => {
+            Trigger::Game(CloverTrigger::OnUse)
+            | Trigger::Game(CloverTrigger::OnBuy)
+            | Trigger::Game(CloverTrigger::OnSell) => {
                 if let Some(Target::Thing(ThingId(n))) = event.source {
                     if n >= SLOT {
                         self.push_joker(n.saturating_sub(SLOT) as usize, owners, bit);
@@ -665,7 +677,8 @@ impl EffectHost for RunState {
                     RunState::push_str(owners, acting);
                 }
             }
-            Trigger::OnShopEnter | Trigger::OnBossDefeated => {
+            Trigger::Game(CloverTrigger::OnShopEnter)
+            | Trigger::Game(CloverTrigger::OnBossDefeated) => {
                 for v in &self.vouchers {
                     RunState::push_str(owners, v);
                 }
@@ -828,20 +841,11 @@ impl EffectHost for RunState {
         self.set_rule_value(resource, value)
     }
 
-    fn statuses(&self) -> &StatusBoard {
-        &self.statuses
-    }
-
-    fn statuses_mut(&mut self) -> &mut StatusBoard {
-        &mut self.statuses
-    }
-
-    fn ledger(&self) -> &EffectLedger {
-        &self.ledger
-    }
-
-    fn ledger_mut(&mut self) -> &mut EffectLedger {
-        &mut self.ledger
+    fn effects(&mut self) -> EffectState<'_> {
+        EffectState {
+            statuses: &mut self.statuses,
+            ledger: &mut self.ledger,
+        }
     }
 
     fn reset_rules(&mut self) {
@@ -859,7 +863,7 @@ impl EffectHost for RunState {
 
     fn scope_targets(
         &self,
-        scope: Scope,
+        scope: CloverScope,
         owner: &OwnerInstance,
         event: &Event,
         out: &mut Vec<Target>,
@@ -869,22 +873,21 @@ impl EffectHost for RunState {
             _ => None,
         };
         match scope {
-            Scope::ScoredCard | Scope::HeldCard => out.extend(event.target),
-            Scope::Run => out.push(Target::Seat(turnstile_core::Seat(0))),
-            Scope::AllJokers => {
+            CloverScope::ScoredCard | CloverScope::HeldCard => out.extend(event.target),
+            CloverScope::Run => out.push(Target::Seat(turnstile_core::Seat(0))),
+            CloverScope::AllJokers => {
                 out.extend((0..self.jokers.len()).map(|j| Target::Thing(ThingId(SLOT + j as u32))))
             }
-            Scope::LeftNeighbour => {
+            CloverScope::LeftNeighbour => {
                 if let Some(j) = slot.filter(|j| *j > 0) {
                     out.push(Target::Thing(ThingId(SLOT + j as u32 - 1)));
                 }
             }
-            Scope::RightNeighbour => {
+            CloverScope::RightNeighbour => {
                 if let Some(j) = slot.filter(|j| j + 1 < self.jokers.len()) {
                     out.push(Target::Thing(ThingId(SLOT + j as u32 + 1)));
                 }
             }
-            _ => {}
         }
     }
 
@@ -893,7 +896,55 @@ impl EffectHost for RunState {
         chance.scaled_numerator(factor).value
     }
 
-    fn add_chips(&mut self, _target: Target, amount: i64) -> Result<Change, HostError> {
+    fn operate(
+        &mut self,
+        operation: &CompiledCloverOperation,
+        context: &RowContext<'_>,
+        caused: &mut Vec<Event>,
+    ) -> Result<Change, OperationError> {
+        use CompiledCloverOperation as C;
+        let target = context.target;
+        // Each amount is evaluated first, then the change made: the order the rows have
+        // always acted in.
+        Ok(match operation {
+            C::AddChips(amount) => {
+                let amount = amount.eval(&*self, context)?;
+                self.add_chips(target, amount)
+            }
+            C::AddMult(amount) => {
+                let amount = amount.eval(&*self, context)?;
+                self.add_mult(target, amount)
+            }
+            C::MulMult(factor) => {
+                let factor = factor.eval(&*self, context)?;
+                self.mul_mult(target, factor)
+            }
+            C::AddMoney(amount) => {
+                let amount = amount.eval(&*self, context)?;
+                self.add_money(target, amount)
+            }
+            C::Retrigger(count) => {
+                let count = count.eval(&*self, context)?;
+                self.retrigger(target, count)
+            }
+            C::LevelUpHand { hand, count } => {
+                let count = count.eval(&*self, context)?;
+                self.level_up_hand(target, hand.as_deref(), count)?
+            }
+            C::CreateCard { kind, id } => self.create_card(target, kind, id.as_deref(), caused)?,
+            C::Destroy => self.destroy(target, caused)?,
+            C::ScaleSelf { amount, mode } => {
+                let amount = amount.eval(&*self, context)?;
+                self.scale_self(context.owner, amount, *mode)?
+            }
+        })
+    }
+}
+
+/// clover's own operations, as [`EffectHost::operate`] carries them out.
+impl RunState {
+    /// `AddChips`: adds chips to the hand being scored, saturating (and noting it).
+    fn add_chips(&mut self, _target: Target, amount: i64) -> Change {
         let before = self.scoring.chips;
         let (after, over) = before.overflowing_add(amount);
         let after = if over {
@@ -903,10 +954,11 @@ impl EffectHost for RunState {
             after
         };
         self.scoring.chips = after;
-        Ok(Change::int(before, after))
+        Change::int(before, after)
     }
 
-    fn add_mult(&mut self, _target: Target, amount: i64) -> Result<Change, HostError> {
+    /// `AddMult`: adds whole mult to the hand being scored, saturating (and noting it).
+    fn add_mult(&mut self, _target: Target, amount: i64) -> Change {
         let before = self.scoring.mult;
         let add = Fixed::checked_from_int(amount).unwrap_or(Fixed::MAX);
         let after = before.saturating_add(add);
@@ -914,29 +966,33 @@ impl EffectHost for RunState {
             self.scoring.saturated = true;
         }
         self.scoring.mult = after;
-        Ok(fixed_change(before, after))
+        fixed_change(before, after)
     }
 
-    fn mul_mult(&mut self, _target: Target, factor: Fixed) -> Result<Change, HostError> {
+    /// `MulMult`: multiplies the mult of the hand being scored, floored, saturating.
+    fn mul_mult(&mut self, _target: Target, factor: Fixed) -> Change {
         let before = self.scoring.mult;
         let product = before.mul(factor);
         self.scoring.saturated |= product.saturated;
         self.scoring.mult = product.value;
-        Ok(fixed_change(before, product.value))
+        fixed_change(before, product.value)
     }
 
-    fn add_money(&mut self, _target: Target, amount: i64) -> Result<Change, HostError> {
+    /// `AddMoney`: adds money, saturating.
+    fn add_money(&mut self, _target: Target, amount: i64) -> Change {
         let before = self.money;
         self.money = before.saturating_add(amount);
-        Ok(Change::int(before, self.money))
+        Change::int(before, self.money)
     }
 
-    fn retrigger(&mut self, _target: Target, count: i64) -> Result<Change, HostError> {
+    /// `Retrigger`: adds repetitions to the card being evaluated.
+    fn retrigger(&mut self, _target: Target, count: i64) -> Change {
         let before = self.scoring.repetitions;
         self.scoring.repetitions = before.saturating_add(count);
-        Ok(Change::int(before, self.scoring.repetitions))
+        Change::int(before, self.scoring.repetitions)
     }
 
+    /// `LevelUpHand`: raises a hand's level (`None`: the hand being played).
     fn level_up_hand(
         &mut self,
         target: Target,
@@ -1038,6 +1094,7 @@ impl EffectHost for RunState {
         Ok(Change::int(before, self.consumables.len() as i64))
     }
 
+    /// `Destroy`: marks a scored card destroyed (once).
     fn destroy(&mut self, target: Target, _caused: &mut Vec<Event>) -> Result<Change, HostError> {
         match target {
             Target::Thing(ThingId(n)) if (PLAYED..HELD).contains(&n) => {
@@ -1051,6 +1108,7 @@ impl EffectHost for RunState {
         }
     }
 
+    /// `ScaleSelf`: changes the owner joker's counter.
     fn scale_self(
         &mut self,
         owner: &OwnerInstance,
