@@ -147,13 +147,13 @@ impl Debuffs {
     fn of(run: &RunState) -> Debuffs {
         Debuffs {
             suits: [
-                run.rule("debuff_spades") != 0,
-                run.rule("debuff_hearts") != 0,
-                run.rule("debuff_clubs") != 0,
-                run.rule("debuff_diamonds") != 0,
+                run.rule(crate::state::Rule::DebuffSpades) != 0,
+                run.rule(crate::state::Rule::DebuffHearts) != 0,
+                run.rule(crate::state::Rule::DebuffClubs) != 0,
+                run.rule(crate::state::Rule::DebuffDiamonds) != 0,
             ],
-            faces: run.rule("debuff_faces") != 0,
-            all_faces: run.rule("all_faces") != 0,
+            faces: run.rule(crate::state::Rule::DebuffFaces) != 0,
+            all_faces: run.rule(crate::state::Rule::AllFaces) != 0,
         }
     }
 
@@ -203,13 +203,13 @@ pub fn score_hand(
     let debuffs: Vec<bool> = played.iter().map(|c| rules_now.debuffed(c)).collect();
     let held_debuffs: Vec<bool> = held.iter().map(|c| rules_now.debuffed(c)).collect();
     let rules = DetectionRules {
-        four_fingers: run.rule("four_fingers") != 0,
-        shortcut: run.rule("shortcut") != 0,
-        smeared: run.rule("smeared") != 0,
-        splash: run.rule("splash") != 0,
+        four_fingers: run.rule(crate::state::Rule::FourFingers) != 0,
+        shortcut: run.rule(crate::state::Rule::Shortcut) != 0,
+        smeared: run.rule(crate::state::Rule::Smeared) != 0,
+        splash: run.rule(crate::state::Rule::Splash) != 0,
     };
     let detected = detect(played, &debuffs, rules);
-    let all_faces = run.rule("all_faces") != 0;
+    let all_faces = run.rule(crate::state::Rule::AllFaces) != 0;
     let first_face = detected
         .scoring
         .iter()
@@ -242,7 +242,8 @@ pub fn score_hand(
     let Some(hand) = run.scoring.detected.hand else {
         return Ok(receipt(run, None, false, 0, steps));
     };
-    let not_allowed = usize::try_from(run.rule("min_cards")).unwrap_or(0) > played.len();
+    let not_allowed =
+        usize::try_from(run.rule(crate::state::Rule::MinCards)).unwrap_or(0) > played.len();
     if not_allowed {
         return Ok(receipt(run, Some(hand), true, 0, steps));
     }
@@ -292,7 +293,7 @@ pub fn score_hand(
             Number::Fixed(run.scoring.mult),
         ));
     }
-    if run.rule("halve_base") != 0 {
+    if run.rule(crate::state::Rule::HalveBase) != 0 {
         let before = run.scoring.mult;
         let halved_mult = ((mult + 1).div_euclid(2)).max(1);
         let halved_chips = ((chips + 1).div_euclid(2)).max(0);

@@ -80,6 +80,157 @@ pub const RULES: &[(&str, i64)] = &[
     ("pack_slots", 2),
 ];
 
+/// A rule resource by name, checked by the compiler: `run.rule(Rule::JokerSlots)`, so a
+/// misspelt rule is a build error, not a silent 0. Its index is its place in [`RULES`] (a
+/// test checks that the two lists agree).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Rule {
+    /// `hand_size` (default 8).
+    HandSize,
+    /// `hands` (default 4).
+    Hands,
+    /// `discards` (default 3).
+    Discards,
+    /// `joker_slots` (default 5).
+    JokerSlots,
+    /// `consumable_slots` (default 2).
+    ConsumableSlots,
+    /// `four_fingers` (default 0).
+    FourFingers,
+    /// `shortcut` (default 0).
+    Shortcut,
+    /// `smeared` (default 0).
+    Smeared,
+    /// `all_faces` (default 0).
+    AllFaces,
+    /// `splash` (default 0).
+    Splash,
+    /// `halve_base` (default 0).
+    HalveBase,
+    /// `debuff_spades` (default 0).
+    DebuffSpades,
+    /// `debuff_hearts` (default 0).
+    DebuffHearts,
+    /// `debuff_clubs` (default 0).
+    DebuffClubs,
+    /// `debuff_diamonds` (default 0).
+    DebuffDiamonds,
+    /// `debuff_faces` (default 0).
+    DebuffFaces,
+    /// `min_cards` (default 0).
+    MinCards,
+    /// `chance_factor` (default 1).
+    ChanceFactor,
+    /// `interest_cap` (default 25).
+    InterestCap,
+    /// `shop_slots` (default 2).
+    ShopSlots,
+    /// `reroll_cost` (default 5).
+    RerollCost,
+    /// `small_blind_reward` (default 3).
+    SmallBlindReward,
+    /// `blind_scaling` (default 1).
+    BlindScaling,
+    /// `interest` (default 1).
+    Interest,
+    /// `blind_multiplier` (default 1).
+    BlindMultiplier,
+    /// `boss_blind_mult` (default 2).
+    BossBlindMult,
+    /// `eternal_stickers` (default 0).
+    EternalStickers,
+    /// `perishable_stickers` (default 0).
+    PerishableStickers,
+    /// `rental_stickers` (default 0).
+    RentalStickers,
+    /// `rental_fee` (default 3).
+    RentalFee,
+    /// `rental_price` (default 1).
+    RentalPrice,
+    /// `perishable_rounds` (default 5).
+    PerishableRounds,
+    /// `pack_slots` (default 2).
+    PackSlots,
+}
+
+impl Rule {
+    /// Every rule, in [`RULES`] order.
+    pub const ALL: [Rule; 33] = [
+        Rule::HandSize,
+        Rule::Hands,
+        Rule::Discards,
+        Rule::JokerSlots,
+        Rule::ConsumableSlots,
+        Rule::FourFingers,
+        Rule::Shortcut,
+        Rule::Smeared,
+        Rule::AllFaces,
+        Rule::Splash,
+        Rule::HalveBase,
+        Rule::DebuffSpades,
+        Rule::DebuffHearts,
+        Rule::DebuffClubs,
+        Rule::DebuffDiamonds,
+        Rule::DebuffFaces,
+        Rule::MinCards,
+        Rule::ChanceFactor,
+        Rule::InterestCap,
+        Rule::ShopSlots,
+        Rule::RerollCost,
+        Rule::SmallBlindReward,
+        Rule::BlindScaling,
+        Rule::Interest,
+        Rule::BlindMultiplier,
+        Rule::BossBlindMult,
+        Rule::EternalStickers,
+        Rule::PerishableStickers,
+        Rule::RentalStickers,
+        Rule::RentalFee,
+        Rule::RentalPrice,
+        Rule::PerishableRounds,
+        Rule::PackSlots,
+    ];
+
+    /// The rule's name, as rows write it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Rule::HandSize => "hand_size",
+            Rule::Hands => "hands",
+            Rule::Discards => "discards",
+            Rule::JokerSlots => "joker_slots",
+            Rule::ConsumableSlots => "consumable_slots",
+            Rule::FourFingers => "four_fingers",
+            Rule::Shortcut => "shortcut",
+            Rule::Smeared => "smeared",
+            Rule::AllFaces => "all_faces",
+            Rule::Splash => "splash",
+            Rule::HalveBase => "halve_base",
+            Rule::DebuffSpades => "debuff_spades",
+            Rule::DebuffHearts => "debuff_hearts",
+            Rule::DebuffClubs => "debuff_clubs",
+            Rule::DebuffDiamonds => "debuff_diamonds",
+            Rule::DebuffFaces => "debuff_faces",
+            Rule::MinCards => "min_cards",
+            Rule::ChanceFactor => "chance_factor",
+            Rule::InterestCap => "interest_cap",
+            Rule::ShopSlots => "shop_slots",
+            Rule::RerollCost => "reroll_cost",
+            Rule::SmallBlindReward => "small_blind_reward",
+            Rule::BlindScaling => "blind_scaling",
+            Rule::Interest => "interest",
+            Rule::BlindMultiplier => "blind_multiplier",
+            Rule::BossBlindMult => "boss_blind_mult",
+            Rule::EternalStickers => "eternal_stickers",
+            Rule::PerishableStickers => "perishable_stickers",
+            Rule::RentalStickers => "rental_stickers",
+            Rule::RentalFee => "rental_fee",
+            Rule::RentalPrice => "rental_price",
+            Rule::PerishableRounds => "perishable_rounds",
+            Rule::PackSlots => "pack_slots",
+        }
+    }
+}
+
 /// The index of rule `name` in [`RULES`].
 pub fn rule_index(name: &str) -> Option<usize> {
     RULES.iter().position(|(n, _)| *n == name)
@@ -420,11 +571,10 @@ impl RunState {
         })
     }
 
-    /// The value of rule `name` (0 if unknown).
-    pub fn rule(&self, name: &str) -> i64 {
-        rule_index(name)
-            .and_then(|i| self.rules.get(i).copied())
-            .unwrap_or(0)
+    /// The value of a rule now.
+    pub fn rule(&self, rule: Rule) -> i64 {
+        // `rules` always holds every rule (reset from RULES), so the index is in range.
+        self.rules.get(rule as usize).copied().unwrap_or(0)
     }
 
     /// The joker slot a copying joker finally acts as (itself when it copies nothing).
@@ -892,7 +1042,8 @@ impl EffectHost for RunState {
     }
 
     fn chance(&self, chance: Chance, _stream: &str) -> Chance {
-        let factor = u32::try_from(self.rule("chance_factor").max(1)).unwrap_or(u32::MAX);
+        let factor =
+            u32::try_from(self.rule(crate::state::Rule::ChanceFactor).max(1)).unwrap_or(u32::MAX);
         chance.scaled_numerator(factor).value
     }
 
@@ -1034,7 +1185,7 @@ impl RunState {
             |e: turnstile_core::determinism::StreamError| HostError::new("stream", e.to_string());
         if kind == "joker" {
             let before = self.jokers.len() as i64;
-            if before >= self.rule("joker_slots") {
+            if before >= self.rule(crate::state::Rule::JokerSlots) {
                 return Ok(Change::int(before, before));
             }
             let joker = match id {
@@ -1064,7 +1215,7 @@ impl RunState {
             return Ok(Change::int(before, self.jokers.len() as i64));
         }
         let before = self.consumables.len() as i64;
-        if before >= self.rule("consumable_slots") {
+        if before >= self.rule(crate::state::Rule::ConsumableSlots) {
             return Ok(Change::int(before, before));
         }
         let card = match (kind, id) {
