@@ -129,6 +129,23 @@ fn effect_lines(effects: &EffectReport, out: &mut Vec<String>) {
     for (handler, n) in &effects.custom_rows_by_handler {
         out.push(format!("custom rows with handler {handler}: {n}"));
     }
+    // What the game declares beyond the engine's vocabulary, each with the rows using it
+    // (0 included: a declared name no row uses is worth seeing).
+    out.push(format!(
+        "game-declared triggers: {}, scopes: {}, operations: {}",
+        effects.game_triggers.len(),
+        effects.game_scopes.len(),
+        effects.game_operations.len()
+    ));
+    for (trigger, n) in &effects.game_triggers {
+        out.push(format!("game trigger {trigger}: {n} rows"));
+    }
+    for (scope, n) in &effects.game_scopes {
+        out.push(format!("game scope {scope}: {n} rows"));
+    }
+    for (operation, n) in &effects.game_operations {
+        out.push(format!("game operation {operation}: {n} rows"));
+    }
 }
 
 fn duel_report(registry: &GameRegistry, out: &mut Vec<String>) -> Outcome {

@@ -532,3 +532,24 @@ fn duel_plays_three_seats_under_blitz_and_shows_the_hand_from_1() {
         &["--seats, --clock and --preset are Duel's"],
     );
 }
+
+#[test]
+fn content_report_lists_each_game_s_own_vocabulary() {
+    // clover declares its scoring vocabulary; each name is listed with its rows, 0 included.
+    check(
+        &["content", "report", "clover"],
+        0,
+        &[
+            "game-declared triggers: 16, scopes: 6, operations: 9",
+            "game trigger OnCardScored: ",
+            "game scope LeftNeighbour: 0 rows",
+            "game operation AddChips: ",
+        ],
+    );
+    // Duel declares none: everything it runs is the engine's.
+    check(
+        &["content", "report", "duel"],
+        0,
+        &["game-declared triggers: 0, scopes: 0, operations: 0"],
+    );
+}

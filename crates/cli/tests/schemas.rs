@@ -116,7 +116,7 @@ fn every_content_file_of_every_game_has_a_schema() {
     let manifest: turnstile_clover::CloverManifest =
         serde_json::from_str(&text("games/clover/content/bundle.json")).unwrap();
     assert_eq!(manifest.game, "clover");
-    let rows: Vec<turnstile_effects::EffectRow> =
+    let rows: Vec<turnstile_clover::vocabulary::EffectRow> =
         serde_json::from_str(&text("games/clover/content/run.json")).unwrap();
     assert!(!rows.is_empty());
     for game in ["connect4", "tictactoe"] {

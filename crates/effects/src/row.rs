@@ -12,6 +12,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use turnstile_core::determinism::Chance;
 use turnstile_formula::FormulaText;
 
+use crate::game::{GameOperation, GameScope, GameVocabulary, Named, Plain};
+
 /// One effect row: an owner's reaction to a trigger.
 ///
 /// | column | meaning |
@@ -24,27 +26,28 @@ use turnstile_formula::FormulaText;
 /// | `scope` | to whom |
 /// | `duration` | how long the change lasts |
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[schemars(title = "EffectRow")]
-pub struct EffectRow {
+#[serde(rename_all = "camelCase", deny_unknown_fields, bound = "")]
+#[schemars(title = "EffectRow", rename = "EffectRow", bound = "")]
+pub struct EffectRow<V: GameVocabulary = Plain> {
     /// The owning thing, by kind and id: `card:fireball`, `status:poison`, `phase:main`.
     pub owner: OwnerRef,
     /// The row's place among its owner's rows, from 0; rows of one owner run in this order.
     pub order: u32,
     /// When the row is looked at.
-    pub trigger: Trigger,
+    pub trigger: Trigger<V>,
     /// What must hold for the row to act. `Always` is written out: an empty condition is a
     /// load error, so that "no condition" and "forgot to fill it in" never look alike.
     pub condition: Condition,
     /// What the row does.
-    pub operation: Operation,
+    pub operation: Operation<V>,
     /// To whom it does it.
-    pub scope: Scope,
+    pub scope: Scope<V>,
     /// How long its change lasts.
     pub duration: Duration,
 }
 
-/// The columns of an effect sheet, in the order this project writes them.
+/// The engine's columns of an effect sheet, in the order this project writes them. A game's
+/// operations add theirs ([`GameOperation::COLUMNS`]); [`effect_columns`] gives them all.
 pub const EFFECT_COLUMNS: &[&str] = &[
     "owner",
     "order",
@@ -63,16 +66,25 @@ pub const EFFECT_COLUMNS: &[&str] = &[
     "operation.stacks",
     "operation.durationTurns",
     "operation.handler",
-    "operation.factor",
-    "operation.hand",
-    "operation.kind",
-    "operation.id",
     "operation.rule",
     "operation.value",
-    "operation.mode",
     "scope",
     "duration",
 ];
+
+/// Every column of an effect sheet of a game with vocabulary `V`: the engine's operation
+/// columns, then the game's ones it does not share with them, then `scope` and `duration`.
+pub fn effect_columns<V: GameVocabulary>() -> Vec<&'static str> {
+    let split = EFFECT_COLUMNS.len() - 2;
+    let mut columns: Vec<&'static str> = EFFECT_COLUMNS[..split].to_vec();
+    for column in V::Operation::COLUMNS {
+        if !columns.contains(column) {
+            columns.push(column);
+        }
+    }
+    columns.extend_from_slice(&EFFECT_COLUMNS[split..]);
+    columns
+}
 
 /// Why an owner reference is not `kind:id`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -89,7 +101,7 @@ impl OwnerRefError {
     }
 }
 
-/// The thing a row belongs to, by kind and id: `joker:greedy`, `card:fireball`.
+/// The thing a row belongs to, by kind and id: `unit:archer`, `card:fireball`.
 ///
 /// Written as `kind:id`. The kind says what sort of thing it is (the game declares its
 /// kinds); the id names it in content. Code never branches on an id.
@@ -180,14 +192,13 @@ impl JsonSchema for OwnerRef {
 
 /// When a row is looked at.
 ///
-/// The built-in triggers are the moments every turn-based game has; a game names its own
-/// moments (`OnUnitDies`) as custom triggers, which it declares in its
-/// [`crate::EffectVocabulary`] — an undeclared name is a load error, so a typo never becomes
-/// a trigger that nothing fires. Later versions add built-ins (clover's `OnCardScored`,
-/// `OnHandPlayed`, ...); see docs/effects.md, "Growing the executor".
+/// The engine's triggers are the moments every turn-based game has. A game adds its own
+/// moments in two ways: typed, as its [`GameVocabulary::Trigger`] (`Game`), or by name, as
+/// custom triggers it declares in its [`crate::EffectVocabulary`] (`Custom`) — an undeclared
+/// name is a load error, so a typo never becomes a trigger that nothing fires.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[non_exhaustive]
-pub enum Trigger {
+pub enum Trigger<V: GameVocabulary = Plain> {
     /// A phase is entered (its entry effects).
     OnPhaseEnter,
     /// A phase is left (its exit effects).
@@ -207,74 +218,57 @@ pub enum Trigger {
     /// Not a moment: the row holds while its owner is present, and is applied whenever the
     /// rules are rebuilt.
     Passive,
-    /// Scoring (clover): after the hand is detected, before base values are read — level-ups,
-    /// scaling counters (clover-facts.md step 2).
-    BeforeScoring,
-    /// Scoring: a scored card is evaluated (once per repetition); the event's target is the card.
-    OnCardScored,
-    /// Scoring: a card held in hand is evaluated (once per repetition); target is the card.
-    OnCardHeld,
-    /// Scoring: asked once per scored card before it is evaluated; its `Retrigger` rows add
-    /// repetitions.
-    OnScoredRepeat,
-    /// Scoring: asked once per held card; its `Retrigger` rows add repetitions (only applied
-    /// when the card produced an effect).
-    OnHeldRepeat,
-    /// Scoring: a joker's main effect, joker slots left to right (after its foil/holographic).
-    OnHandPlayed,
-    /// Scoring: right after a joker's main effect, what other jokers grant it; target is it.
-    OnJokerEffect,
-    /// Scoring: after a joker's effect and what others grant it (its polychrome).
-    OnJokerDone,
-    /// Scoring: the final steps of consumables and the deck, before chips × mult.
-    OnFinalScore,
-    /// After chips × mult: destruction (glass breaking) and other after-effects.
-    AfterScoring,
-    /// Cards are discarded; target is each discarded card.
-    OnDiscard,
-    /// The owner is bought.
-    OnBuy,
-    /// The owner is sold.
-    OnSell,
-    /// The owner (a consumable, a tag) is used or taken.
-    OnUse,
-    /// A shop opens.
-    OnShopEnter,
-    /// A boss blind is beaten.
-    OnBossDefeated,
-    /// A moment the game names and declares.
+    /// A moment the game declares as a type ([`GameVocabulary::Trigger`]).
+    Game(V::Trigger),
+    /// A moment the game names and declares in its [`crate::EffectVocabulary`].
     Custom(String),
 }
 
-impl Trigger {
-    /// The built-in triggers, in the order docs list them.
-    pub const BUILT_IN: &'static [Trigger] = &[
-        Trigger::OnPhaseEnter,
-        Trigger::OnPhaseExit,
-        Trigger::OnCardPlayed,
-        Trigger::OnTurnStart,
-        Trigger::OnTurnEnd,
-        Trigger::OnRoundStart,
-        Trigger::OnRoundEnd,
-        Trigger::OnStatusTick,
-        Trigger::Passive,
-        Trigger::BeforeScoring,
-        Trigger::OnCardScored,
-        Trigger::OnCardHeld,
-        Trigger::OnScoredRepeat,
-        Trigger::OnHeldRepeat,
-        Trigger::OnHandPlayed,
-        Trigger::OnJokerEffect,
-        Trigger::OnJokerDone,
-        Trigger::OnFinalScore,
-        Trigger::AfterScoring,
-        Trigger::OnDiscard,
-        Trigger::OnBuy,
-        Trigger::OnSell,
-        Trigger::OnUse,
-        Trigger::OnShopEnter,
-        Trigger::OnBossDefeated,
-    ];
+/// The engine's own triggers: name and meaning, in the order docs list them.
+pub const ENGINE_TRIGGERS: &[(&str, &str)] = &[
+    ("OnPhaseEnter", "A phase is entered (its entry effects)."),
+    ("OnPhaseExit", "A phase is left (its exit effects)."),
+    ("OnCardPlayed", "A card is played."),
+    ("OnTurnStart", "A seat's turn starts."),
+    ("OnTurnEnd", "A seat's turn ends."),
+    ("OnRoundStart", "A round starts."),
+    ("OnRoundEnd", "A round ends."),
+    (
+        "OnStatusTick",
+        "A status ticks on its bearer (once per status, each time the game ticks statuses).",
+    ),
+    (
+        "Passive",
+        "Not a moment: the row holds while its owner is present, and is applied whenever the rules are rebuilt.",
+    ),
+];
+
+impl<V: GameVocabulary> Trigger<V> {
+    /// The engine's trigger named `name`, if it is one.
+    fn engine(name: &str) -> Option<Trigger<V>> {
+        Some(match name {
+            "OnPhaseEnter" => Trigger::OnPhaseEnter,
+            "OnPhaseExit" => Trigger::OnPhaseExit,
+            "OnCardPlayed" => Trigger::OnCardPlayed,
+            "OnTurnStart" => Trigger::OnTurnStart,
+            "OnTurnEnd" => Trigger::OnTurnEnd,
+            "OnRoundStart" => Trigger::OnRoundStart,
+            "OnRoundEnd" => Trigger::OnRoundEnd,
+            "OnStatusTick" => Trigger::OnStatusTick,
+            "Passive" => Trigger::Passive,
+            _ => return None,
+        })
+    }
+
+    /// Every trigger that needs no declaration in the [`crate::EffectVocabulary`]: the
+    /// engine's, then the game's, in the order docs list them.
+    pub fn built_in() -> Vec<Trigger<V>> {
+        ENGINE_TRIGGERS
+            .iter()
+            .filter_map(|(name, _)| Trigger::engine(name))
+            .chain(V::Trigger::ALL.iter().copied().map(Trigger::Game))
+            .collect()
+    }
 
     /// The trigger's name as content writes it.
     pub fn name(&self) -> &str {
@@ -288,32 +282,15 @@ impl Trigger {
             Trigger::OnRoundEnd => "OnRoundEnd",
             Trigger::OnStatusTick => "OnStatusTick",
             Trigger::Passive => "Passive",
-            Trigger::BeforeScoring => "BeforeScoring",
-            Trigger::OnCardScored => "OnCardScored",
-            Trigger::OnCardHeld => "OnCardHeld",
-            Trigger::OnScoredRepeat => "OnScoredRepeat",
-            Trigger::OnHeldRepeat => "OnHeldRepeat",
-            Trigger::OnHandPlayed => "OnHandPlayed",
-            Trigger::OnJokerEffect => "OnJokerEffect",
-            Trigger::OnJokerDone => "OnJokerDone",
-            Trigger::OnFinalScore => "OnFinalScore",
-            Trigger::AfterScoring => "AfterScoring",
-            Trigger::OnDiscard => "OnDiscard",
-            Trigger::OnBuy => "OnBuy",
-            Trigger::OnSell => "OnSell",
-            Trigger::OnUse => "OnUse",
-            Trigger::OnShopEnter => "OnShopEnter",
-            Trigger::OnBossDefeated => "OnBossDefeated",
+            Trigger::Game(trigger) => trigger.name(),
             Trigger::Custom(name) => name,
         }
     }
 
-    /// The trigger named `name`: a built-in one, else a custom one.
-    pub fn from_name(name: &str) -> Trigger {
-        Trigger::BUILT_IN
-            .iter()
-            .find(|t| t.name() == name)
-            .cloned()
+    /// The trigger named `name`: the engine's, else the game's, else a custom one.
+    pub fn from_name(name: &str) -> Trigger<V> {
+        Trigger::engine(name)
+            .or_else(|| V::Trigger::from_name(name).map(Trigger::Game))
             .unwrap_or_else(|| Trigger::Custom(name.to_owned()))
     }
 
@@ -323,20 +300,20 @@ impl Trigger {
     }
 }
 
-impl fmt::Display for Trigger {
+impl<V: GameVocabulary> fmt::Display for Trigger<V> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
 }
 
-impl Serialize for Trigger {
+impl<V: GameVocabulary> Serialize for Trigger<V> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.name())
     }
 }
 
-impl<'de> Deserialize<'de> for Trigger {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Trigger, D::Error> {
+impl<'de, V: GameVocabulary> Deserialize<'de> for Trigger<V> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Trigger<V>, D::Error> {
         let name = String::deserialize(deserializer)?;
         if !is_identifier(&name) {
             return Err(de::Error::custom(format_args!(
@@ -347,13 +324,16 @@ impl<'de> Deserialize<'de> for Trigger {
     }
 }
 
-impl JsonSchema for Trigger {
+impl<V: GameVocabulary> JsonSchema for Trigger<V> {
     fn schema_name() -> Cow<'static, str> {
         "Trigger".into()
     }
 
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        let names: Vec<&str> = Trigger::BUILT_IN.iter().map(Trigger::name).collect();
+        let names: Vec<String> = Trigger::<V>::built_in()
+            .iter()
+            .map(|t| t.name().to_owned())
+            .collect();
         json_schema!({
             "description": "When the row is looked at: a built-in trigger, or a custom trigger the game declares.",
             "anyOf": [
@@ -498,12 +478,83 @@ impl From<u32> for Amount {
 
 /// What a row does to each target.
 ///
-/// How a game's world changes under each operation is the game's ([`crate::EffectHost`]);
-/// the host trait's default methods give the standard meaning written here.
+/// The engine's operations are listed here; a game adds its own as its
+/// [`GameVocabulary::Operation`] (`Game`), written in the same `operation.$type` cell. How a
+/// game's world changes under each operation is the game's ([`crate::EffectHost`]); the
+/// host trait's default methods give the standard meaning written here.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Operation<V: GameVocabulary = Plain> {
+    /// Lowers the target's `health` by the amount, not below 0.
+    Damage {
+        /// How much.
+        amount: Amount,
+    },
+    /// Raises the target's `health` by the amount, not above its `max_health` when it has one.
+    Heal {
+        /// How much.
+        amount: Amount,
+    },
+    /// The target seat draws cards.
+    Draw {
+        /// How many.
+        count: Amount,
+    },
+    /// Raises a resource of the target.
+    GainResource {
+        /// The resource (the game declares its resources).
+        resource: String,
+        /// How much.
+        amount: Amount,
+    },
+    /// Lowers a resource of the target, not below 0.
+    SpendResource {
+        /// The resource.
+        resource: String,
+        /// How much.
+        amount: Amount,
+    },
+    /// Puts stacks of a status on the target.
+    ApplyStatus {
+        /// The status (the game declares its statuses).
+        status: String,
+        /// How many stacks.
+        stacks: Amount,
+        /// For how many of its bearer's status ticks it lasts; empty: until removed.
+        duration_turns: Option<u32>,
+    },
+    /// Takes stacks of a status off the target.
+    RemoveStatus {
+        /// The status.
+        status: String,
+        /// How many stacks; empty: all of them.
+        stacks: Option<Amount>,
+    },
+    /// Sets a rule resource to a value (a `Passive` row: while its owner is present).
+    SetRule {
+        /// The rule resource.
+        rule: String,
+        /// The value.
+        value: Amount,
+    },
+    /// Runs the handler registered in code under this id: the escape hatch for what cannot
+    /// be written as data. Counted and reported; the goal is none.
+    Custom {
+        /// The handler's id, as registered.
+        handler: String,
+        /// A number handed to the handler, if it takes one.
+        amount: Option<Amount>,
+    },
+    /// An operation the game declares ([`GameVocabulary::Operation`]).
+    Game(V::Operation),
+}
+
+/// The engine's operations in content form: what `Operation`'s serde and JSON Schema are
+/// made of (a game's operations are added beside them). Kept apart from [`Operation`] so the
+/// derived `$type` tagging, field names and schema stay exactly what content writes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "$type", rename_all_fields = "camelCase", deny_unknown_fields)]
-#[non_exhaustive]
-pub enum Operation {
+enum EngineOperation {
     /// Lowers the target's `health` by the amount, not below 0.
     Damage {
         /// How much.
@@ -551,65 +602,12 @@ pub enum Operation {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         stacks: Option<Amount>,
     },
-    /// Scoring: adds chips to the hand being scored.
-    AddChips {
-        /// How many.
-        amount: Amount,
-    },
-    /// Scoring: adds whole mult to the hand being scored (mult is a `Fixed`).
-    AddMult {
-        /// How much.
-        amount: Amount,
-    },
-    /// Scoring: multiplies the mult by a factor: a decimal (`1.5`) or a formula giving a
-    /// `Fixed` or an `Int`. The product is floored to ten-thousandths and saturates.
-    MulMult {
-        /// The factor.
-        #[schemars(with = "turnstile_sheets::FormulaSchema")]
-        factor: FormulaText,
-    },
-    /// Adds money to the run (the owner's seat).
-    AddMoney {
-        /// How much.
-        amount: Amount,
-    },
-    /// Adds repetitions to the card being evaluated (asked on `OnScoredRepeat`/`OnHeldRepeat`).
-    Retrigger {
-        /// How many more times.
-        count: Amount,
-    },
-    /// Raises a poker hand's level.
-    LevelUpHand {
-        /// The hand (`flush`, `pair`, ...); empty: the hand being played.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        hand: Option<String>,
-        /// By how many levels.
-        count: Amount,
-    },
-    /// Creates a card of a kind (a consumable, a joker, a playing card).
-    CreateCard {
-        /// The kind (`tarot`, `planet`, `joker`, ...).
-        kind: String,
-        /// Which one; empty: the game chooses (on its own stream).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        id: Option<String>,
-    },
-    /// Destroys the target.
-    Destroy,
     /// Sets a rule resource to a value (a `Passive` row: while its owner is present).
     SetRule {
         /// The rule resource.
         rule: String,
         /// The value.
         value: Amount,
-    },
-    /// Changes the owner's own counter (scaling jokers).
-    ScaleSelf {
-        /// By how much.
-        amount: Amount,
-        /// `Add` (empty), `Sub` (not below 0) or `Reset` (to the amount).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        mode: Option<ScaleMode>,
     },
     /// Runs the handler registered in code under this id: the escape hatch for what cannot
     /// be written as data. Counted and reported; the goal is none.
@@ -622,7 +620,29 @@ pub enum Operation {
     },
 }
 
-impl Operation {
+/// The engine's operations: name and meaning, in the order docs list them.
+pub const ENGINE_OPERATIONS: &[(&str, &str)] = &[
+    ("Damage", "Lowers the target's `health` by the amount, not below 0."),
+    (
+        "Heal",
+        "Raises the target's `health` by the amount, not above its `max_health` when it has one.",
+    ),
+    ("Draw", "The target seat draws cards."),
+    ("GainResource", "Raises a resource of the target."),
+    ("SpendResource", "Lowers a resource of the target, not below 0."),
+    ("ApplyStatus", "Puts stacks of a status on the target."),
+    ("RemoveStatus", "Takes stacks of a status off the target."),
+    (
+        "SetRule",
+        "Sets a rule resource to a value (a `Passive` row: while its owner is present).",
+    ),
+    (
+        "Custom",
+        "Runs the handler registered in code under this id: the escape hatch for what cannot be written as data.",
+    ),
+];
+
+impl<V: GameVocabulary> Operation<V> {
     /// The variant's name, as `operation.$type` writes it.
     pub fn kind(&self) -> &'static str {
         match self {
@@ -633,43 +653,152 @@ impl Operation {
             Operation::SpendResource { .. } => "SpendResource",
             Operation::ApplyStatus { .. } => "ApplyStatus",
             Operation::RemoveStatus { .. } => "RemoveStatus",
-            Operation::AddChips { .. } => "AddChips",
-            Operation::AddMult { .. } => "AddMult",
-            Operation::MulMult { .. } => "MulMult",
-            Operation::AddMoney { .. } => "AddMoney",
-            Operation::Retrigger { .. } => "Retrigger",
-            Operation::LevelUpHand { .. } => "LevelUpHand",
-            Operation::CreateCard { .. } => "CreateCard",
-            Operation::Destroy => "Destroy",
             Operation::SetRule { .. } => "SetRule",
-            Operation::ScaleSelf { .. } => "ScaleSelf",
             Operation::Custom { .. } => "Custom",
+            Operation::Game(operation) => operation.kind(),
+        }
+    }
+
+    fn engine(&self) -> Option<EngineOperation> {
+        Some(match self.clone() {
+            Operation::Damage { amount } => EngineOperation::Damage { amount },
+            Operation::Heal { amount } => EngineOperation::Heal { amount },
+            Operation::Draw { count } => EngineOperation::Draw { count },
+            Operation::GainResource { resource, amount } => {
+                EngineOperation::GainResource { resource, amount }
+            }
+            Operation::SpendResource { resource, amount } => {
+                EngineOperation::SpendResource { resource, amount }
+            }
+            Operation::ApplyStatus {
+                status,
+                stacks,
+                duration_turns,
+            } => EngineOperation::ApplyStatus {
+                status,
+                stacks,
+                duration_turns,
+            },
+            Operation::RemoveStatus { status, stacks } => {
+                EngineOperation::RemoveStatus { status, stacks }
+            }
+            Operation::SetRule { rule, value } => EngineOperation::SetRule { rule, value },
+            Operation::Custom { handler, amount } => EngineOperation::Custom { handler, amount },
+            Operation::Game(_) => return None,
+        })
+    }
+}
+
+impl<V: GameVocabulary> From<EngineOperation> for Operation<V> {
+    fn from(operation: EngineOperation) -> Operation<V> {
+        match operation {
+            EngineOperation::Damage { amount } => Operation::Damage { amount },
+            EngineOperation::Heal { amount } => Operation::Heal { amount },
+            EngineOperation::Draw { count } => Operation::Draw { count },
+            EngineOperation::GainResource { resource, amount } => {
+                Operation::GainResource { resource, amount }
+            }
+            EngineOperation::SpendResource { resource, amount } => {
+                Operation::SpendResource { resource, amount }
+            }
+            EngineOperation::ApplyStatus {
+                status,
+                stacks,
+                duration_turns,
+            } => Operation::ApplyStatus {
+                status,
+                stacks,
+                duration_turns,
+            },
+            EngineOperation::RemoveStatus { status, stacks } => {
+                Operation::RemoveStatus { status, stacks }
+            }
+            EngineOperation::SetRule { rule, value } => Operation::SetRule { rule, value },
+            EngineOperation::Custom { handler, amount } => Operation::Custom { handler, amount },
         }
     }
 }
 
-/// How `ScaleSelf` changes the owner's counter.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
-)]
-pub enum ScaleMode {
-    /// Adds the amount (saturating).
-    Add,
-    /// Subtracts the amount, not below 0.
-    Sub,
-    /// Sets the counter to the amount.
-    Reset,
+impl<V: GameVocabulary> Serialize for Operation<V> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match (self, self.engine()) {
+            (Operation::Game(operation), _) => operation.serialize(serializer),
+            (_, Some(engine)) => engine.serialize(serializer),
+            (_, None) => Err(serde::ser::Error::custom("an operation of no known kind")),
+        }
+    }
+}
+
+impl<'de, V: GameVocabulary> Deserialize<'de> for Operation<V> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Operation<V>, D::Error> {
+        // The `$type` decides whose operation it is; the members are then read by that
+        // type's own derived code, so its messages (an unknown field, a missing amount) are
+        // what they would be alone.
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let kind = value
+            .get("$type")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or_default();
+        if V::Operation::NAMES.contains(&kind) {
+            return serde_json::from_value::<V::Operation>(value)
+                .map(Operation::Game)
+                .map_err(de::Error::custom);
+        }
+        if !kind.is_empty() && ENGINE_OPERATIONS.iter().all(|(name, _)| *name != kind) {
+            let expected: Vec<String> = ENGINE_OPERATIONS
+                .iter()
+                .map(|(name, _)| *name)
+                .chain(V::Operation::NAMES.iter().copied())
+                .map(|name| format!("`{name}`"))
+                .collect();
+            return Err(de::Error::custom(format_args!(
+                "unknown variant `{kind}`, expected one of {}",
+                expected.join(", ")
+            )));
+        }
+        serde_json::from_value::<EngineOperation>(value)
+            .map(Operation::from)
+            .map_err(de::Error::custom)
+    }
+}
+
+/// The alternatives (`oneOf`) of an enum's schema, or none.
+fn alternatives(schema: Schema) -> Vec<serde_json::Value> {
+    match schema.to_value() {
+        serde_json::Value::Object(mut object) => match object.remove("oneOf") {
+            Some(serde_json::Value::Array(list)) => list,
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+impl<V: GameVocabulary> JsonSchema for Operation<V> {
+    fn schema_name() -> Cow<'static, str> {
+        "Operation".into()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        // One `oneOf` of every variant, the engine's then the game's, so a sheet reads the
+        // game's `$type`s and their fields exactly like the engine's.
+        let mut variants = alternatives(EngineOperation::json_schema(generator));
+        variants.extend(alternatives(V::Operation::json_schema(generator)));
+        json_schema!({
+            "description": "What a row does to each target: one of the engine's operations, or one the game declares.",
+            "oneOf": variants
+        })
+    }
 }
 
 /// To whom a row does what it does. Each scope gives its targets in a fixed order.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
-)]
+///
+/// The engine's scopes are seats and the event's own things; a game adds its own as its
+/// [`GameVocabulary::Scope`] (`Game`), whose targets its host lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[non_exhaustive]
-pub enum Scope {
+pub enum Scope<V: GameVocabulary = Plain> {
     /// The owner itself: the thing the host anchored the owner to (a unit in play, a status's
     /// bearer, a seat for a seat-wide thing).
-    #[serde(rename = "Self")]
     Self_,
     /// The seat that controls the owner.
     Owner,
@@ -681,21 +810,30 @@ pub enum Scope {
     AllSeats,
     /// The seat the event is about (who played the card, whose turn starts).
     ActingSeat,
-    /// Scoring: the scored card being evaluated (the event's target).
-    ScoredCard,
-    /// Scoring: the held card being evaluated (the event's target).
-    HeldCard,
-    /// Every joker, slot order (the host lists them).
-    AllJokers,
-    /// The joker in the slot left of the owner, if any.
-    LeftNeighbour,
-    /// The joker in the slot right of the owner, if any.
-    RightNeighbour,
-    /// The run as a whole (the player's seat).
-    Run,
+    /// A scope the game declares ([`GameVocabulary::Scope`]); its host lists the targets.
+    Game(V::Scope),
 }
 
-impl Scope {
+/// The engine's scopes: name and meaning, in the order docs list them.
+pub const ENGINE_SCOPES: &[(&str, &str)] = &[
+    (
+        "Self",
+        "The owner itself: the thing the host anchored the owner to (a unit in play, a status's\nbearer, a seat for a seat-wide thing).",
+    ),
+    ("Owner", "The seat that controls the owner."),
+    ("Opponent", "Every seat but the owner's, in seat order."),
+    (
+        "Target",
+        "The event's target (the target chosen for a played card); none when it has none.",
+    ),
+    ("AllSeats", "Every seat, in seat order."),
+    (
+        "ActingSeat",
+        "The seat the event is about (who played the card, whose turn starts).",
+    ),
+];
+
+impl<V: GameVocabulary> Scope<V> {
     /// The scope's name as content writes it.
     pub fn name(self) -> &'static str {
         match self {
@@ -705,19 +843,82 @@ impl Scope {
             Scope::Target => "Target",
             Scope::AllSeats => "AllSeats",
             Scope::ActingSeat => "ActingSeat",
-            Scope::ScoredCard => "ScoredCard",
-            Scope::HeldCard => "HeldCard",
-            Scope::AllJokers => "AllJokers",
-            Scope::LeftNeighbour => "LeftNeighbour",
-            Scope::RightNeighbour => "RightNeighbour",
-            Scope::Run => "Run",
+            Scope::Game(scope) => scope.name(),
         }
+    }
+
+    /// The scope named `name`: the engine's, else the game's.
+    pub fn from_name(name: &str) -> Option<Scope<V>> {
+        Some(match name {
+            "Self" => Scope::Self_,
+            "Owner" => Scope::Owner,
+            "Opponent" => Scope::Opponent,
+            "Target" => Scope::Target,
+            "AllSeats" => Scope::AllSeats,
+            "ActingSeat" => Scope::ActingSeat,
+            _ => return V::Scope::from_name(name).map(Scope::Game),
+        })
+    }
+
+    /// Whether its targets come from the event, so that a `Passive` row (which has none)
+    /// may not use it.
+    pub fn needs_event(self) -> bool {
+        match self {
+            Scope::Target | Scope::ActingSeat => true,
+            Scope::Self_ | Scope::Owner | Scope::Opponent | Scope::AllSeats => false,
+            Scope::Game(scope) => scope.needs_event(),
+        }
+    }
+}
+
+impl<V: GameVocabulary> Serialize for Scope<V> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+impl<'de, V: GameVocabulary> Deserialize<'de> for Scope<V> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Scope<V>, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        Scope::from_name(&name).ok_or_else(|| {
+            let expected: Vec<String> = ENGINE_SCOPES
+                .iter()
+                .map(|(n, _)| *n)
+                .chain(V::Scope::ALL.iter().map(|s| s.name()))
+                .map(|n| format!("`{n}`"))
+                .collect();
+            de::Error::custom(format_args!(
+                "unknown variant `{name}`, expected one of {}",
+                expected.join(", ")
+            ))
+        })
+    }
+}
+
+impl<V: GameVocabulary> JsonSchema for Scope<V> {
+    fn schema_name() -> Cow<'static, str> {
+        "Scope".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        let variants: Vec<serde_json::Value> = ENGINE_SCOPES
+            .iter()
+            .copied()
+            .chain(V::Scope::ALL.iter().map(|s| (s.name(), s.description())))
+            .map(|(name, description)| {
+                serde_json::json!({ "const": name, "description": description, "type": "string" })
+            })
+            .collect();
+        json_schema!({
+            "description": "To whom a row does what it does. Each scope gives its targets in a fixed order.",
+            "oneOf": variants
+        })
     }
 }
 
 /// How long a row's change lasts (spec/effects.md).
 ///
-/// A change of a game's current values (damage, a card drawn, mana spent) happens at once
+/// A change of a game's current values (damage, a card drawn, gold spent) happens at once
 /// and stays: such rows are `Permanent`. A change of a *rule* resource (docs/effects.md,
 /// "Rules are rebuilt") is kept in the [`crate::EffectLedger`] and re-applied at every
 /// rebuild while it lasts.
@@ -750,15 +951,15 @@ mod tests {
 
     #[test]
     fn owner_refs_are_kind_colon_id() {
-        let owner: OwnerRef = "joker:greedy".parse().unwrap();
-        assert_eq!((owner.kind(), owner.id()), ("joker", "greedy"));
-        assert_eq!(owner.to_string(), "joker:greedy");
+        let owner: OwnerRef = "unit:archer".parse().unwrap();
+        assert_eq!((owner.kind(), owner.id()), ("unit", "archer"));
+        assert_eq!(owner.to_string(), "unit:archer");
         assert_eq!(
             OwnerRef::new("card", "fire-ball.2").unwrap().as_str(),
             "card:fire-ball.2"
         );
         for bad in [
-            "greedy", ":greedy", "joker:", "Joker:x", "1card:x", "card:a b", "card:a:b",
+            "archer", ":archer", "unit:", "Unit:x", "1card:x", "card:a b", "card:a:b",
         ] {
             assert_eq!(
                 bad.parse::<OwnerRef>().unwrap_err().code(),
@@ -770,14 +971,17 @@ mod tests {
 
     #[test]
     fn triggers_are_names() {
-        assert_eq!(Trigger::from_name("OnTurnStart"), Trigger::OnTurnStart);
         assert_eq!(
-            Trigger::from_name("OnUnitDies"),
+            Trigger::<Plain>::from_name("OnTurnStart"),
+            Trigger::OnTurnStart
+        );
+        assert_eq!(
+            Trigger::<Plain>::from_name("OnUnitDies"),
             Trigger::Custom("OnUnitDies".into())
         );
-        for trigger in Trigger::BUILT_IN {
-            let json = serde_json::to_string(trigger).unwrap();
-            assert_eq!(serde_json::from_str::<Trigger>(&json).unwrap(), *trigger);
+        for trigger in Trigger::<Plain>::built_in() {
+            let json = serde_json::to_string(&trigger).unwrap();
+            assert_eq!(serde_json::from_str::<Trigger>(&json).unwrap(), trigger);
         }
         assert!(serde_json::from_str::<Trigger>("\"On Turn\"").is_err());
     }
@@ -800,7 +1004,15 @@ mod tests {
 
     #[test]
     fn scope_self_is_written_self() {
-        assert_eq!(serde_json::to_string(&Scope::Self_).unwrap(), "\"Self\"");
-        assert_eq!(Scope::Self_.name(), "Self");
+        assert_eq!(
+            serde_json::to_string(&Scope::<Plain>::Self_).unwrap(),
+            "\"Self\""
+        );
+        assert_eq!(Scope::<Plain>::Self_.name(), "Self");
+        assert_eq!(
+            serde_json::from_str::<Scope>("\"Self\"").unwrap(),
+            Scope::Self_
+        );
+        assert!(serde_json::from_str::<Scope>("\"Everyone\"").is_err());
     }
 }

@@ -1,7 +1,7 @@
 //! Statuses with stacks and durations (stun, poison, shield), kept in one sorted board that a
 //! game holds in its state. The default `ApplyStatus` and `RemoveStatus` operations use it,
 //! and `tick` makes statuses expire: one call per bearer at the moment the game ticks statuses
-//! (for Duel, the end of the bearer's turn).
+//! (the end of the bearer's turn, say).
 
 use serde::{Deserialize, Serialize};
 

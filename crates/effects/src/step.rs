@@ -9,7 +9,7 @@ use turnstile_core::determinism::Fixed;
 
 use crate::host::Target;
 
-/// A value in a step: an integer (health, stacks, chips) or a `Fixed` (a multiplier).
+/// A value in a step: an integer (health, stacks, a count) or a `Fixed` (a factor).
 /// JSON: `{"int": 17}` or `{"fixed": 15000}` (the raw count, as every `Fixed` in canonical
 /// JSON), so the two never read alike.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -15,7 +15,9 @@ use turnstile_core::{BundleSource, ContentProblem};
 use turnstile_formula::{Formula, FormulaError, FormulaText, Type};
 use turnstile_sheets::{Loaded, Located, Names, RowLoader, RowOrigin};
 
+use crate::game::{GameOperation, GameVocabulary, Named, Plain};
 use crate::handlers::HandlerRegistry;
+use crate::host::EffectHost;
 use crate::row::{Amount, Condition, Duration, EffectRow, Operation, OwnerRef, Scope, Trigger};
 use crate::vocabulary::{EffectVocabulary, ResourceKind, HEALTH};
 
@@ -180,9 +182,13 @@ impl LoadError {
     }
 }
 
-/// An amount, compiled.
+/// An amount, compiled: a number, or a formula giving an `Int` (evaluated with
+/// [`CompiledAmount::eval`] when the row acts).
 #[derive(Debug, Clone)]
-pub(crate) enum CompiledAmount {
+pub struct CompiledAmount(pub(crate) AmountForm);
+
+#[derive(Debug, Clone)]
+pub(crate) enum AmountForm {
     Value(i64),
     Formula(Formula),
 }
@@ -198,7 +204,7 @@ pub(crate) enum CompiledCondition {
 
 /// An operation, compiled.
 #[derive(Debug, Clone)]
-pub(crate) enum CompiledOperation {
+pub(crate) enum CompiledOperation<V: GameVocabulary> {
     Damage(CompiledAmount),
     Heal(CompiledAmount),
     Draw(CompiledAmount),
@@ -225,58 +231,109 @@ pub(crate) enum CompiledOperation {
         handler: Arc<str>,
         amount: Option<CompiledAmount>,
     },
-    AddChips(CompiledAmount),
-    AddMult(CompiledAmount),
-    MulMult(CompiledFactor),
-    AddMoney(CompiledAmount),
-    Retrigger(CompiledAmount),
-    LevelUpHand {
-        hand: Option<Arc<str>>,
-        count: CompiledAmount,
-    },
-    CreateCard {
-        kind: Arc<str>,
-        id: Option<Arc<str>>,
-    },
-    Destroy,
     SetRule {
         rule: Arc<str>,
         value: CompiledAmount,
     },
-    ScaleSelf {
-        amount: CompiledAmount,
-        mode: crate::row::ScaleMode,
-    },
+    Game(V::Compiled),
 }
 
-/// A `MulMult` factor: a decimal written in the cell, or a formula giving a `Fixed` or `Int`.
+/// A factor, compiled: a decimal written in the cell (`1.5`), or a formula giving a `Fixed`
+/// or an `Int` (evaluated with [`CompiledFactor::eval`] when the row acts).
 #[derive(Debug, Clone)]
-pub(crate) enum CompiledFactor {
+pub struct CompiledFactor(pub(crate) FactorForm);
+
+#[derive(Debug, Clone)]
+pub(crate) enum FactorForm {
     Value(turnstile_core::determinism::Fixed),
     Formula(Formula),
 }
 
 /// A row, compiled, with the names its steps carry (shared, so a step costs no allocation).
 #[derive(Debug, Clone)]
-pub(crate) struct CompiledRow {
+pub(crate) struct CompiledRow<V: GameVocabulary> {
     pub owner_ref: OwnerRef,
     pub owner_name: Arc<str>,
     pub order: u32,
-    pub trigger: Trigger,
+    pub trigger: Trigger<V>,
     pub trigger_name: Arc<str>,
     pub condition: CompiledCondition,
-    pub operation: CompiledOperation,
+    pub operation: CompiledOperation<V>,
     pub operation_name: Arc<str>,
     pub subject: Option<Arc<str>>,
-    pub scope: Scope,
+    pub scope: Scope<V>,
     pub duration: Duration,
     pub origin: RowOrigin,
 }
 
+/// What a game's [`GameVocabulary::compile`] is given to check and compile one of its
+/// operations: the game's names, the compilers of amounts and factors, and the place to
+/// report a problem at its column.
+pub struct OperationCompiler<'a> {
+    vocabulary: &'a EffectVocabulary,
+    fail: &'a mut dyn FnMut(&str, LoadError),
+    subject: Option<Arc<str>>,
+}
+
+impl OperationCompiler<'_> {
+    /// The game's names (resources, statuses, streams) and formula variables.
+    pub fn vocabulary(&self) -> &EffectVocabulary {
+        self.vocabulary
+    }
+
+    /// Reports a problem in `field` (`operation.amount`): the row is refused.
+    pub fn fail(&mut self, field: &str, error: LoadError) {
+        (self.fail)(field, error);
+    }
+
+    /// Compiles an amount in `field`; `None` when it was refused (and reported).
+    pub fn amount(&mut self, field: &str, amount: &Amount) -> Option<CompiledAmount> {
+        match compile_amount(amount, self.vocabulary) {
+            Ok(amount) => Some(amount),
+            Err(error) => {
+                self.fail(field, error);
+                None
+            }
+        }
+    }
+
+    /// Compiles a factor in `field`: a decimal (`1.5`), or a formula that gives a `Fixed`
+    /// or an `Int`; `None` when it was refused (and reported).
+    pub fn factor(&mut self, field: &str, text: &FormulaText) -> Option<CompiledFactor> {
+        if let Ok(fixed) = text.as_str().trim().parse() {
+            return Some(CompiledFactor(FactorForm::Value(fixed)));
+        }
+        match compile_formula(text, self.vocabulary, false) {
+            Ok(formula) if matches!(formula.ty(), Type::Fixed | Type::Int) => {
+                Some(CompiledFactor(FactorForm::Formula(formula)))
+            }
+            Ok(formula) => {
+                self.fail(
+                    field,
+                    LoadError::AmountNotInteger {
+                        text: text.as_str().to_owned(),
+                        found: formula.ty(),
+                    },
+                );
+                None
+            }
+            Err(error) => {
+                self.fail(field, error);
+                None
+            }
+        }
+    }
+
+    /// Names what the operation changes, for its steps' `subject` (`money`, a hand).
+    pub fn subject(&mut self, subject: &str) {
+        self.subject = Some(Arc::from(subject));
+    }
+}
+
 #[derive(Debug, Clone)]
-struct OwnerEntry {
+struct OwnerEntry<V: GameVocabulary> {
     /// Row indices by trigger, each list sorted by `order`.
-    by_trigger: BTreeMap<Trigger, Vec<u32>>,
+    by_trigger: BTreeMap<Trigger<V>, Vec<u32>>,
 }
 
 /// How many rows of each sort a table holds: what `turnstile content report` prints.
@@ -297,6 +354,12 @@ pub struct EffectReport {
     pub custom_rows: u32,
     /// `Custom` rows per handler id.
     pub custom_rows_by_handler: BTreeMap<String, u32>,
+    /// The triggers the game declares as its own, each with its rows (0 included).
+    pub game_triggers: BTreeMap<String, u32>,
+    /// The scopes the game declares as its own, each with its rows (0 included).
+    pub game_scopes: BTreeMap<String, u32>,
+    /// The operations the game declares as its own, each with its rows (0 included).
+    pub game_operations: BTreeMap<String, u32>,
 }
 
 /// A game's effect rows, checked and compiled: what the executor runs.
@@ -304,35 +367,36 @@ pub struct EffectReport {
 /// Its serialized form is its rows in content form, in load order — the part of a content
 /// bundle its revision fingerprints.
 #[derive(Debug, Clone)]
-pub struct EffectTable {
-    rows: Vec<EffectRow>,
-    compiled: Vec<CompiledRow>,
-    owners: Vec<OwnerEntry>,
+pub struct EffectTable<V: GameVocabulary = Plain> {
+    rows: Vec<EffectRow<V>>,
+    compiled: Vec<CompiledRow<V>>,
+    owners: Vec<OwnerEntry<V>>,
     keys: BTreeMap<String, OwnerKey>,
 }
 
-impl Serialize for EffectTable {
+impl<V: GameVocabulary> Serialize for EffectTable<V> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         self.rows.serialize(serializer)
     }
 }
 
-/// The loader of effect rows from sheets and JSON rows files.
-pub fn effect_loader() -> RowLoader<EffectRow> {
+/// The loader of effect rows from sheets and JSON rows files, for a game whose own
+/// vocabulary is `V` (`effect_loader::<Plain>()` for one with none).
+pub fn effect_loader<V: GameVocabulary>() -> RowLoader<EffectRow<V>> {
     RowLoader::new()
 }
 
-impl EffectTable {
+impl<V: GameVocabulary> EffectTable<V> {
     /// Reads the effect rows of `paths` in `source` (sheets or JSON rows files, by name),
     /// and compiles them. Every problem of every file is reported.
-    pub fn load<H>(
+    pub fn load<H: EffectHost<Vocabulary = V>>(
         source: &BundleSource,
         paths: &[&str],
         vocabulary: &EffectVocabulary,
         handlers: &HandlerRegistry<H>,
-    ) -> Result<EffectTable, Vec<ContentProblem>> {
-        let loader = effect_loader();
-        let mut loaded: Loaded<EffectRow> = Loaded::default();
+    ) -> Result<EffectTable<V>, Vec<ContentProblem>> {
+        let loader = effect_loader::<V>();
+        let mut loaded: Loaded<EffectRow<V>> = Loaded::default();
         for path in paths {
             loaded.extend(loader.source(source, path));
         }
@@ -358,11 +422,11 @@ impl EffectTable {
 
     /// Checks rows against the game's vocabulary and handlers and compiles them. Every
     /// problem of every row is reported.
-    pub fn compile<H>(
-        rows: Vec<Located<EffectRow>>,
+    pub fn compile<H: EffectHost<Vocabulary = V>>(
+        rows: Vec<Located<EffectRow<V>>>,
         vocabulary: &EffectVocabulary,
         handlers: &HandlerRegistry<H>,
-    ) -> Result<EffectTable, Vec<ContentProblem>> {
+    ) -> Result<EffectTable<V>, Vec<ContentProblem>> {
         let mut problems = Vec::new();
         if rows.len() > MAX_ROWS {
             let error = LoadError::TooManyRows { limit: MAX_ROWS };
@@ -420,7 +484,7 @@ impl EffectTable {
         }
     }
 
-    fn push(&mut self, row: CompiledRow) {
+    fn push(&mut self, row: CompiledRow<V>) {
         let index = u32::try_from(self.compiled.len()).unwrap_or(u32::MAX);
         let key = match self.keys.get(row.owner_ref.as_str()) {
             Some(key) => *key,
@@ -444,7 +508,7 @@ impl EffectTable {
     }
 
     /// The rows, in content form, in load order.
-    pub fn rows(&self) -> &[EffectRow] {
+    pub fn rows(&self) -> &[EffectRow<V>] {
         &self.rows
     }
 
@@ -464,14 +528,14 @@ impl EffectTable {
     }
 
     /// The rows of owner `key` for `trigger`, by `order`.
-    pub(crate) fn rows_for(&self, key: OwnerKey, trigger: &Trigger) -> &[u32] {
+    pub(crate) fn rows_for(&self, key: OwnerKey, trigger: &Trigger<V>) -> &[u32] {
         self.owners
             .get(key.0 as usize)
             .and_then(|o| o.by_trigger.get(trigger))
             .map_or(&[], Vec::as_slice)
     }
 
-    pub(crate) fn row(&self, index: u32) -> Option<&CompiledRow> {
+    pub(crate) fn row(&self, index: u32) -> Option<&CompiledRow<V>> {
         self.compiled.get(index as usize)
     }
 
@@ -481,11 +545,24 @@ impl EffectTable {
         self.report().custom_rows
     }
 
-    /// Its counts per owner kind, trigger and operation, and its `Custom` rows per handler.
+    /// Its counts per owner kind, trigger and operation, its `Custom` rows per handler, and
+    /// every trigger, scope and operation the game declares with the rows that use it.
     pub fn report(&self) -> EffectReport {
         let mut report = EffectReport {
             rows: u32::try_from(self.rows.len()).unwrap_or(u32::MAX),
             owners: u32::try_from(self.keys.len()).unwrap_or(u32::MAX),
+            game_triggers: V::Trigger::ALL
+                .iter()
+                .map(|t| (t.name().to_owned(), 0))
+                .collect(),
+            game_scopes: V::Scope::ALL
+                .iter()
+                .map(|s| (s.name().to_owned(), 0))
+                .collect(),
+            game_operations: V::Operation::NAMES
+                .iter()
+                .map(|name| ((*name).to_owned(), 0))
+                .collect(),
             ..EffectReport::default()
         };
         for row in &self.rows {
@@ -501,6 +578,24 @@ impl EffectTable {
                 .rows_by_operation
                 .entry(row.operation.kind().to_owned())
                 .or_default() += 1;
+            if let Trigger::Game(trigger) = &row.trigger {
+                *report
+                    .game_triggers
+                    .entry(trigger.name().to_owned())
+                    .or_default() += 1;
+            }
+            if let Scope::Game(scope) = row.scope {
+                *report
+                    .game_scopes
+                    .entry(scope.name().to_owned())
+                    .or_default() += 1;
+            }
+            if let Operation::Game(operation) = &row.operation {
+                *report
+                    .game_operations
+                    .entry(operation.kind().to_owned())
+                    .or_default() += 1;
+            }
             if let Operation::Custom { handler, .. } = &row.operation {
                 report.custom_rows += 1;
                 *report
@@ -548,7 +643,7 @@ fn compile_amount(
     vocabulary: &EffectVocabulary,
 ) -> Result<CompiledAmount, LoadError> {
     match amount {
-        Amount::Value(n) => Ok(CompiledAmount::Value(i64::from(*n))),
+        Amount::Value(n) => Ok(CompiledAmount(AmountForm::Value(i64::from(*n)))),
         Amount::Formula(text) => {
             let formula = compile_formula(text, vocabulary, false)?;
             if formula.ty() != Type::Int {
@@ -557,19 +652,19 @@ fn compile_amount(
                     found: formula.ty(),
                 });
             }
-            Ok(CompiledAmount::Formula(formula))
+            Ok(CompiledAmount(AmountForm::Formula(formula)))
         }
     }
 }
 
 /// Checks and compiles one row, reporting every problem through `report`.
-fn compile_row<H>(
-    row: &EffectRow,
+fn compile_row<V: GameVocabulary, H: EffectHost<Vocabulary = V>>(
+    row: &EffectRow<V>,
     origin: &RowOrigin,
     vocabulary: &EffectVocabulary,
     handlers: &HandlerRegistry<H>,
     report: &mut impl FnMut(&str, LoadError),
-) -> Option<CompiledRow> {
+) -> Option<CompiledRow<V>> {
     let mut ok = true;
     let mut fail = |field: &str, error: LoadError| {
         ok = false;
@@ -591,7 +686,7 @@ fn compile_row<H>(
                 LoadError::UnknownTrigger {
                     name: name.clone(),
                     built_in: Names(
-                        Trigger::BUILT_IN
+                        Trigger::<V>::built_in()
                             .iter()
                             .map(|t| t.name().to_owned())
                             .collect(),
@@ -780,58 +875,6 @@ fn compile_row<H>(
                 amount,
             })
         }
-        Operation::AddChips { amount: a } => {
-            amount("operation.amount", a, &mut fail).map(CompiledOperation::AddChips)
-        }
-        Operation::AddMult { amount: a } => {
-            amount("operation.amount", a, &mut fail).map(CompiledOperation::AddMult)
-        }
-        Operation::AddMoney { amount: a } => {
-            subject = Some(Arc::from("money"));
-            amount("operation.amount", a, &mut fail).map(CompiledOperation::AddMoney)
-        }
-        Operation::Retrigger { count } => {
-            amount("operation.count", count, &mut fail).map(CompiledOperation::Retrigger)
-        }
-        Operation::MulMult { factor } => match factor.as_str().trim().parse() {
-            Ok(fixed) => Some(CompiledOperation::MulMult(CompiledFactor::Value(fixed))),
-            Err(_) => match compile_formula(factor, vocabulary, false) {
-                Ok(formula) if matches!(formula.ty(), Type::Fixed | Type::Int) => {
-                    Some(CompiledOperation::MulMult(CompiledFactor::Formula(formula)))
-                }
-                Ok(formula) => {
-                    fail(
-                        "operation.factor",
-                        LoadError::AmountNotInteger {
-                            text: factor.as_str().to_owned(),
-                            found: formula.ty(),
-                        },
-                    );
-                    None
-                }
-                Err(e) => {
-                    fail("operation.factor", e);
-                    None
-                }
-            },
-        },
-        Operation::LevelUpHand { hand, count } => {
-            subject = hand.as_deref().map(Arc::from);
-            amount("operation.count", count, &mut fail).map(|count| {
-                CompiledOperation::LevelUpHand {
-                    hand: hand.as_deref().map(Arc::from),
-                    count,
-                }
-            })
-        }
-        Operation::CreateCard { kind, id } => {
-            subject = Some(Arc::from(kind.as_str()));
-            Some(CompiledOperation::CreateCard {
-                kind: Arc::from(kind.as_str()),
-                id: id.as_deref().map(Arc::from),
-            })
-        }
-        Operation::Destroy => Some(CompiledOperation::Destroy),
         Operation::SetRule { rule: name, value } => {
             let kind = vocabulary.resource_kind(name);
             if kind != Some(ResourceKind::Rule) {
@@ -850,12 +893,15 @@ fn compile_row<H>(
                 value,
             })
         }
-        Operation::ScaleSelf { amount: a, mode } => {
-            subject = Some(Arc::from("counter"));
-            amount("operation.amount", a, &mut fail).map(|amount| CompiledOperation::ScaleSelf {
-                amount,
-                mode: mode.unwrap_or(crate::row::ScaleMode::Add),
-            })
+        Operation::Game(game) => {
+            let mut compiler = OperationCompiler {
+                vocabulary,
+                fail: &mut fail,
+                subject: None,
+            };
+            let compiled = V::compile(game, &mut compiler);
+            subject = compiler.subject.take();
+            compiled.map(CompiledOperation::Game)
         }
     };
     let is_custom = matches!(row.operation, Operation::Custom { .. });
@@ -881,10 +927,7 @@ fn compile_row<H>(
                 },
             );
         }
-        if matches!(
-            row.scope,
-            Scope::Target | Scope::ActingSeat | Scope::ScoredCard | Scope::HeldCard
-        ) {
+        if row.scope.needs_event() {
             fail(
                 "scope",
                 LoadError::ScopeNotApplicable {
@@ -926,8 +969,8 @@ fn compile_row<H>(
 }
 
 /// An operation in words for messages: `` `Damage` ``, or
-/// `` `GainResource` of the state resource `mana` ``.
-fn operation_words(operation: &Operation) -> String {
+/// `` `GainResource` of the state resource `gold` ``.
+fn operation_words<V: GameVocabulary>(operation: &Operation<V>) -> String {
     match operation {
         Operation::GainResource { resource, .. } | Operation::SpendResource { resource, .. } => {
             format!("`{}` of the state resource `{resource}`", operation.kind())

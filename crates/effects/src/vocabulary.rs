@@ -18,10 +18,10 @@ pub const MAX_HEALTH: &str = "max_health";
 /// The two sorts of resource (docs/effects.md, "Rules are rebuilt").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ResourceKind {
-    /// A current value of the world — health, mana, cards in hand. Rows change it at once
+    /// A current value of the world — health, gold, cards in hand. Rows change it at once
     /// and the change stays (`Permanent`).
     State,
-    /// A value the rules derive — attack bonus, cost discount, maximum mana. It is never
+    /// A value the rules derive — attack bonus, cost discount, maximum gold. It is never
     /// changed in place: the host resets it to its default at every rebuild, and the
     /// executor re-applies the changes that hold (lingering effects, `Passive` rows, this
     /// round's effects), in that order.
@@ -47,7 +47,7 @@ pub enum VocabularyError {
         /// What sort of name.
         what: &'static str,
     },
-    /// A custom trigger with a built-in trigger's name.
+    /// A custom trigger with one of the engine's trigger names.
     #[error("`{name}` is a built-in trigger and cannot be declared as a custom one")]
     BuiltInTrigger {
         /// The name.
@@ -156,7 +156,7 @@ impl EffectVocabulary {
 
     /// Declares a custom trigger (a moment of the game that has no built-in trigger).
     pub fn custom_trigger(&mut self, name: &str) -> Result<&mut EffectVocabulary, VocabularyError> {
-        if !crate::Trigger::from_name(name).is_custom() {
+        if !crate::Trigger::<crate::Plain>::from_name(name).is_custom() {
             return Err(VocabularyError::BuiltInTrigger { name: name.into() });
         }
         insert(&mut self.custom_triggers, name, "trigger")?;

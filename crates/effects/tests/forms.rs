@@ -34,7 +34,7 @@ fn amount() -> impl Strategy<Value = Amount> {
 
 fn trigger() -> impl Strategy<Value = Trigger> {
     prop_oneof![
-        proptest::sample::select(Trigger::BUILT_IN.to_vec()),
+        proptest::sample::select(Trigger::built_in()),
         Just(Trigger::Custom("OnUnitDies".into())),
     ]
 }
@@ -115,7 +115,7 @@ proptest! {
 
     #[test]
     fn sheet_and_json_give_the_same_effect_rows(rows in proptest::collection::vec(row(), 0..10)) {
-        let loader = effect_loader();
+        let loader = effect_loader::<turnstile_effects::Plain>();
         let sheet = loader.write_sheet(&rows, EFFECT_COLUMNS).expect("writable");
         let json = loader.write_json(&rows).expect("writable");
         let a = loader.sheet("effects.tsv", &sheet);
@@ -141,7 +141,7 @@ fn both_forms_compile_to_tables_with_the_same_revision() {
             .join("tests/fixtures/valid_duel_cards.json"),
     )
     .unwrap();
-    let loader = effect_loader();
+    let loader = effect_loader::<turnstile_effects::Plain>();
     let compile = |loaded: turnstile_sheets::Loaded<EffectRow>| {
         assert!(loaded.problems.is_empty(), "{:?}", loaded.problems);
         turnstile_effects::EffectTable::compile(

@@ -27,7 +27,9 @@ fn render(input: &Path) -> String {
     match EffectTable::load(&source, &[name], &vocabulary(), &handlers()) {
         Ok(table) => {
             let rows: Vec<EffectRow> = table.rows().to_vec();
-            effect_loader().write_json(&rows).expect("rows write back")
+            effect_loader::<turnstile_effects::Plain>()
+                .write_json(&rows)
+                .expect("rows write back")
         }
         Err(problems) => {
             let mut lines: Vec<String> = problems.iter().map(ToString::to_string).collect();

@@ -287,10 +287,10 @@ pub fn score_input(
     // they stand when a fresh round's first hand is scored on this deck.
     run.hands_left = input
         .hands_left
-        .unwrap_or_else(|| run.rule("hands").max(1) - 1);
+        .unwrap_or_else(|| run.rule(crate::state::Rule::Hands).max(1) - 1);
     run.discards_left = input
         .discards_left
-        .unwrap_or_else(|| run.rule("discards").max(0));
+        .unwrap_or_else(|| run.rule(crate::state::Rule::Discards).max(0));
     if let Some(money) = input.money {
         run.money = money;
     }

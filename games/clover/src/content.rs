@@ -9,13 +9,14 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use turnstile_core::ContentProblem;
 use turnstile_effects::{
-    effect_loader, EffectReport, EffectTable, EffectVocabulary, HandlerRegistry, ResourceKind,
+    effect_loader, EffectReport, EffectVocabulary, HandlerRegistry, ResourceKind,
 };
 use turnstile_sheets::RowLoader;
 
 use crate::handlers::handlers;
 use crate::hands::HandType;
 use crate::state::{variable_schema, Copies, CreationPools, Joker, RunState, RULES, STREAMS};
+use crate::vocabulary::{CloverOperation, CloverTrigger, CloverVocabulary, EffectTable, Trigger};
 
 /// One catalog entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -86,7 +87,7 @@ pub struct CloverManifestFiles {
 /// follow the engine's `effect-row`), and the manifest.
 pub const SCHEMAS: &[turnstile_sheets::SchemaEntry] = &[
     turnstile_sheets::SchemaEntry::of::<CatalogEntry>("clover-catalog"),
-    turnstile_sheets::SchemaEntry::of::<Vec<turnstile_effects::EffectRow>>("clover-run"),
+    turnstile_sheets::SchemaEntry::of::<Vec<crate::vocabulary::EffectRow>>("clover-run"),
     turnstile_sheets::SchemaEntry::of::<CloverManifest>("clover-bundle"),
 ];
 
@@ -182,7 +183,7 @@ impl Content {
     /// Content from `(path, text)` files: `.tsv`/`.json` effect files and one
     /// `catalog.tsv`.
     pub fn from_files(files: &[(&str, &str)]) -> Result<Content, Vec<ContentProblem>> {
-        let loader = effect_loader();
+        let loader = effect_loader::<CloverVocabulary>();
         let catalog_loader: RowLoader<CatalogEntry> = RowLoader::new();
         let mut problems = Vec::new();
         let mut rows = Vec::new();
@@ -263,10 +264,10 @@ pub const BLIND_SCALINGS: std::ops::RangeInclusive<u32> = 1..=3;
 /// A `SetRule` of `blind_scaling` to a number the blind table has no row for: refused at
 /// load, naming the row, rather than read as the nearest row when a blind is set.
 fn blind_scaling_problem(
-    row: &turnstile_sheets::Located<turnstile_effects::EffectRow>,
+    row: &turnstile_sheets::Located<crate::vocabulary::EffectRow>,
 ) -> Option<ContentProblem> {
     match &row.value.operation {
-        turnstile_effects::Operation::SetRule {
+        crate::vocabulary::Operation::SetRule {
             rule,
             value: turnstile_effects::Amount::Value(n),
         } if rule == "blind_scaling" && !BLIND_SCALINGS.contains(n) => Some(row.origin.problem(
@@ -278,7 +279,7 @@ fn blind_scaling_problem(
                 BLIND_SCALINGS.end()
             ),
         )),
-        turnstile_effects::Operation::SetRule {
+        crate::vocabulary::Operation::SetRule {
             rule,
             value: turnstile_effects::Amount::Formula(_),
         } if rule == "blind_scaling" => Some(row.origin.problem(
@@ -330,12 +331,13 @@ fn creation_pools(
     let mut planet_of_hand = vec![None; HandType::ALL.len()];
     for row in effects.rows() {
         let owner = row.owner.as_str();
-        if !owner.starts_with("planet:") || row.trigger != turnstile_effects::Trigger::OnUse {
+        if !owner.starts_with("planet:") || row.trigger != Trigger::Game(CloverTrigger::OnUse) {
             continue;
         }
-        if let turnstile_effects::Operation::LevelUpHand {
-            hand: Some(hand), ..
-        } = &row.operation
+        if let crate::vocabulary::Operation::Game(CloverOperation::LevelUpHand {
+            hand: Some(hand),
+            ..
+        }) = &row.operation
         {
             if let Some(h) = HandType::from_name(hand) {
                 planet_of_hand[h.index()].get_or_insert_with(|| owner.to_owned());

@@ -405,7 +405,7 @@ fn effect(e: impl std::fmt::Display) -> Rejection {
 
 impl CloverState {
     fn draw(&mut self) {
-        let size = usize::try_from(self.run.rule("hand_size").max(1)).unwrap_or(8);
+        let size = usize::try_from(self.run.rule(crate::state::Rule::HandSize).max(1)).unwrap_or(8);
         while self.hand.len() < size {
             let Some(card) = self.deck.pop() else { break };
             self.hand.push(card);
@@ -419,16 +419,16 @@ impl CloverState {
         run::start_round(&mut self.run, content, self.blind).map_err(reject)?;
         self.target = run::blind_target(
             i64::from(self.run.ante),
-            self.run.rule("blind_scaling"),
+            self.run.rule(crate::state::Rule::BlindScaling),
             self.blind,
-            self.run.rule("blind_multiplier"),
+            self.run.rule(crate::state::Rule::BlindMultiplier),
         );
         if self.blind == Blind::Boss {
             self.target = run::boss_target(
                 i64::from(self.run.ante),
-                self.run.rule("blind_scaling"),
-                self.run.rule("boss_blind_mult"),
-                self.run.rule("blind_multiplier"),
+                self.run.rule(crate::state::Rule::BlindScaling),
+                self.run.rule(crate::state::Rule::BossBlindMult),
+                self.run.rule(crate::state::Rule::BlindMultiplier),
             );
         }
         self.scored = 0;
@@ -575,8 +575,10 @@ impl CloverState {
                     turnstile_effects::Executor::new(&content.effects, &content.handlers)
                         .resolve(
                             &mut self.run,
-                            turnstile_effects::Event::new(turnstile_effects::Trigger::OnDiscard)
-                                .at(card),
+                            crate::vocabulary::Event::new(crate::vocabulary::Trigger::Game(
+                                crate::vocabulary::CloverTrigger::OnDiscard,
+                            ))
+                            .at(card),
                             &mut steps,
                         )
                         .map_err(effect)?;
@@ -610,7 +612,7 @@ impl CloverState {
                         }));
                     }
                     if i64::try_from(self.run.consumables.len()).unwrap_or(i64::MAX)
-                        >= self.run.rule("consumable_slots")
+                        >= self.run.rule(crate::state::Rule::ConsumableSlots)
                     {
                         return Err(Rejection::new(
                             "no_consumable_slot",
@@ -1021,7 +1023,10 @@ impl Game for Clover {
             deck_id: r.deck.clone(),
             tags: r.tags.clone(),
             vouchers: r.vouchers.clone(),
-            reroll_cost: r.rule("reroll_cost").max(0).saturating_add(state.rerolls),
+            reroll_cost: r
+                .rule(crate::state::Rule::RerollCost)
+                .max(0)
+                .saturating_add(state.rerolls),
         }
     }
 
@@ -1148,7 +1153,7 @@ pub fn bot_action(content: &Content, state: &CloverState) -> Option<CloverAction
             best.map(|(_, cards)| CloverAction::Play { cards })
         }
         Phase::Shop => {
-            let slots = state.run.rule("joker_slots");
+            let slots = state.run.rule(crate::state::Rule::JokerSlots);
             let room = (state.run.jokers.len() as i64) < slots;
             for (i, offer) in state.shop.iter().enumerate() {
                 let Some(id) = offer.item.strip_prefix("joker:") else {
@@ -1182,7 +1187,8 @@ pub fn bot_action(content: &Content, state: &CloverState) -> Option<CloverAction
             Some(CloverAction::LeaveShop)
         }
         Phase::Pack => {
-            let room = (state.run.jokers.len() as i64) < state.run.rule("joker_slots");
+            let room =
+                (state.run.jokers.len() as i64) < state.run.rule(crate::state::Rule::JokerSlots);
             let items = state.pack.as_ref().map_or(&[][..], |p| &p.items[..]);
             let pick = items.iter().position(|item| match item {
                 PackItem::Owned { item, .. } => room || !item.starts_with("joker:"),

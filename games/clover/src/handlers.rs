@@ -3,7 +3,9 @@
 //! again in another language; content names them by id, code never branches on an owner.
 
 use turnstile_core::determinism::Fixed;
-use turnstile_effects::{Change, Event, HandlerCall, HandlerRegistry, HostError, Number};
+use turnstile_effects::{Change, HandlerRegistry, HostError, Number};
+
+use crate::vocabulary::{Event, HandlerCall};
 
 use crate::state::RunState;
 

@@ -13,6 +13,7 @@
 //! | [`score`] | scoring in the full evaluation order, with the step list |
 //! | [`run`] | rebuild points, rounds, blinds, money, the shop |
 //! | [`calculator`] | the JSON hand description of `turnstile clover score` |
+//! | [`vocabulary`] | clover's own effect triggers, scopes and operations |
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
@@ -25,6 +26,7 @@ pub mod hands;
 pub mod run;
 pub mod score;
 pub mod state;
+pub mod vocabulary;
 
 pub use content::{content_report, CloverManifest, Content, ContentReport, SCHEMAS};
 pub use game::{bot_action, Clover, CloverAction, CloverConfig, CloverContent, CloverState};

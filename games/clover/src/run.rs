@@ -9,7 +9,9 @@
 //! in round r+1 only.
 
 use serde::{Deserialize, Serialize};
-use turnstile_effects::{EffectError, Event, Executor, Step, Target, ThingId, Trigger};
+use turnstile_effects::{EffectError, Executor, Step, Target, ThingId};
+
+use crate::vocabulary::{CloverTrigger, Event, Trigger};
 
 use crate::cards::{standard_deck, Card};
 use crate::content::Content;
@@ -174,7 +176,11 @@ fn has_rows(content: &Content, owner: &str, trigger: &Trigger) -> bool {
 
 fn use_owner(run: &mut RunState, content: &Content, owner: &str) -> Result<(), RunError> {
     run.scoring.acting = Some(owner.to_owned());
-    let result = resolve(run, content, Event::new(Trigger::OnUse));
+    let result = resolve(
+        run,
+        content,
+        Event::new(Trigger::Game(CloverTrigger::OnUse)),
+    );
     run.scoring.acting = None;
     result.map(|_| ())
 }
@@ -196,7 +202,7 @@ pub fn buy_joker(run: &mut RunState, content: &Content, id: &str) -> Result<(), 
 /// The price of a joker offer: its catalog cost, or `rental_price` with a rental sticker.
 pub fn joker_price(run: &RunState, content: &Content, id: &str, stickers: Stickers) -> i64 {
     if stickers.rental {
-        return run.rule("rental_price").max(0);
+        return run.rule(crate::state::Rule::RentalPrice).max(0);
     }
     content
         .catalog
@@ -221,7 +227,9 @@ pub fn buy_joker_with(
             money: run.money,
         });
     }
-    if i64::try_from(run.jokers.len()).unwrap_or(i64::MAX) >= run.rule("joker_slots") {
+    if i64::try_from(run.jokers.len()).unwrap_or(i64::MAX)
+        >= run.rule(crate::state::Rule::JokerSlots)
+    {
         return Err(RunError::NoJokerSlot);
     }
     let mut joker = content
@@ -235,7 +243,8 @@ pub fn buy_joker_with(
     resolve(
         run,
         content,
-        Event::new(Trigger::OnBuy).from(Target::Thing(ThingId(SLOT + slot as u32))),
+        Event::new(Trigger::Game(CloverTrigger::OnBuy))
+            .from(Target::Thing(ThingId(SLOT + slot as u32))),
     )?;
     Ok(())
 }
@@ -249,7 +258,7 @@ pub fn sell_joker(run: &mut RunState, content: &Content, slot: usize) -> Result<
         return Err(RunError::Eternal(joker.id.clone()));
     }
     let cost = if joker.rental {
-        run.rule("rental_price")
+        run.rule(crate::state::Rule::RentalPrice)
     } else {
         content
             .catalog
@@ -259,7 +268,8 @@ pub fn sell_joker(run: &mut RunState, content: &Content, slot: usize) -> Result<
     resolve(
         run,
         content,
-        Event::new(Trigger::OnSell).from(Target::Thing(ThingId(SLOT + slot as u32))),
+        Event::new(Trigger::Game(CloverTrigger::OnSell))
+            .from(Target::Thing(ThingId(SLOT + slot as u32))),
     )?;
     run.jokers.remove(slot);
     run.money = run.money.saturating_add((cost / 2).max(1));
@@ -295,8 +305,12 @@ pub fn take_tag(run: &mut RunState, content: &Content, id: &str) -> Result<(), R
         return Err(RunError::NotAvailable(id.to_owned()));
     }
     use_owner(run, content, &owner)?;
-    if has_rows(content, &owner, &Trigger::OnShopEnter)
-        || has_rows(content, &owner, &Trigger::OnBossDefeated)
+    if has_rows(content, &owner, &Trigger::Game(CloverTrigger::OnShopEnter))
+        || has_rows(
+            content,
+            &owner,
+            &Trigger::Game(CloverTrigger::OnBossDefeated),
+        )
     {
         run.tags.push(owner);
     }
@@ -322,8 +336,8 @@ pub fn start_round(run: &mut RunState, content: &Content, blind: Blind) -> Resul
     run.round = run.round.saturating_add(1);
     run.boss_active = blind == Blind::Boss && run.boss.is_some();
     rebuild(run, content)?;
-    run.hands_left = run.rule("hands").max(1);
-    run.discards_left = run.rule("discards").max(0);
+    run.hands_left = run.rule(crate::state::Rule::Hands).max(1);
+    run.discards_left = run.rule(crate::state::Rule::Discards).max(0);
     resolve(run, content, Event::new(Trigger::OnRoundStart))?;
     Ok(())
 }
@@ -353,13 +367,13 @@ pub fn end_round(
         .and_then(|b| content.catalog.get(b))
         .is_some_and(|e| e.showdown);
     let reward = match blind {
-        Blind::Small => run.rule("small_blind_reward"),
+        Blind::Small => run.rule(crate::state::Rule::SmallBlindReward),
         Blind::Big => 4,
         Blind::Boss if showdown => 8,
         Blind::Boss => 5,
     };
-    let interest = if run.rule("interest") != 0 {
-        (run.money.max(0) / 5).min(run.rule("interest_cap") / 5)
+    let interest = if run.rule(crate::state::Rule::Interest) != 0 {
+        (run.money.max(0) / 5).min(run.rule(crate::state::Rule::InterestCap) / 5)
     } else {
         0
     };
@@ -369,7 +383,7 @@ pub fn end_round(
     // Stickers: every rental joker costs its fee (money may go below zero, as in the genre);
     // every perishable joker has one round less, and is debuffed at zero (the rebuild below
     // drops its rules).
-    let fee = run.rule("rental_fee").max(0);
+    let fee = run.rule(crate::state::Rule::RentalFee).max(0);
     for joker in &mut run.jokers {
         if joker.rental {
             run.money = run.money.saturating_sub(fee);
@@ -379,10 +393,19 @@ pub fn end_round(
         }
     }
     if blind == Blind::Boss {
-        resolve(run, content, Event::new(Trigger::OnBossDefeated))?;
+        resolve(
+            run,
+            content,
+            Event::new(Trigger::Game(CloverTrigger::OnBossDefeated)),
+        )?;
         let content_ref = content;
-        run.tags
-            .retain(|t| !has_rows(content_ref, t, &Trigger::OnBossDefeated));
+        run.tags.retain(|t| {
+            !has_rows(
+                content_ref,
+                t,
+                &Trigger::Game(CloverTrigger::OnBossDefeated),
+            )
+        });
         run.boss_active = false;
         run.ante = run.ante.saturating_add(1);
     }
@@ -393,9 +416,13 @@ pub fn end_round(
 /// Opens the shop: `OnShopEnter` rows (tags placed for it are spent), then fresh offers.
 pub fn enter_shop(run: &mut RunState, content: &Content) -> Result<Vec<String>, RunError> {
     run.shops = run.shops.saturating_add(1);
-    resolve(run, content, Event::new(Trigger::OnShopEnter))?;
+    resolve(
+        run,
+        content,
+        Event::new(Trigger::Game(CloverTrigger::OnShopEnter)),
+    )?;
     run.tags
-        .retain(|t| !has_rows(content, t, &Trigger::OnShopEnter));
+        .retain(|t| !has_rows(content, t, &Trigger::Game(CloverTrigger::OnShopEnter)));
     rebuild(run, content)?;
     let mut offers = roll_shop(run, content)?;
     offers.extend(roll_voucher(run, content)?);
@@ -423,7 +450,7 @@ pub fn roll_voucher(run: &mut RunState, content: &Content) -> Result<Option<Stri
 /// Draws the shop's offers: per slot a card type on `shop_slot` (joker 20, tarot 4, planet 4),
 /// a rarity on `shop_rarity` (70/25/5), and the pick on `shop_pick`; owned jokers excluded.
 pub fn roll_shop(run: &mut RunState, content: &Content) -> Result<Vec<String>, RunError> {
-    let slots = run.rule("shop_slots").max(0);
+    let slots = run.rule(crate::state::Rule::ShopSlots).max(0);
     let mut offers = Vec::new();
     let stream =
         |e: turnstile_core::determinism::StreamError| RunError::NotAvailable(e.to_string());
@@ -460,7 +487,7 @@ pub fn reroll_shop(
     rerolls_so_far: i64,
 ) -> Result<Vec<String>, RunError> {
     let cost = run
-        .rule("reroll_cost")
+        .rule(crate::state::Rule::RerollCost)
         .max(0)
         .saturating_add(rerolls_so_far);
     if run.money < cost {
@@ -489,7 +516,7 @@ fn stream_error(e: turnstile_core::determinism::StreamError) -> RunError {
 }
 
 fn perishable_rounds(run: &RunState) -> u32 {
-    u32::try_from(run.rule("perishable_rounds").max(0)).unwrap_or(u32::MAX)
+    u32::try_from(run.rule(crate::state::Rule::PerishableRounds).max(0)).unwrap_or(u32::MAX)
 }
 
 /// Polls the stickers of a joker offered in the shop or a pack, on the `sticker` stream
@@ -498,8 +525,8 @@ fn perishable_rounds(run: &RunState) -> u32 {
 /// separate roll — 70 and above rental. Without those rules nothing is drawn.
 pub fn poll_stickers(run: &mut RunState) -> Result<Stickers, RunError> {
     let mut stickers = Stickers::default();
-    let eternal = run.rule("eternal_stickers") != 0;
-    let perishable = run.rule("perishable_stickers") != 0;
+    let eternal = run.rule(crate::state::Rule::EternalStickers) != 0;
+    let perishable = run.rule(crate::state::Rule::PerishableStickers) != 0;
     if eternal || perishable {
         let roll = run.streams.below("sticker", 100).map_err(stream_error)?;
         if eternal && roll >= 70 {
@@ -508,7 +535,7 @@ pub fn poll_stickers(run: &mut RunState) -> Result<Stickers, RunError> {
             stickers.perishable = true;
         }
     }
-    if run.rule("rental_stickers") != 0 {
+    if run.rule(crate::state::Rule::RentalStickers) != 0 {
         stickers.rental = run.streams.below("sticker", 100).map_err(stream_error)? >= 70;
     }
     Ok(stickers)
@@ -521,7 +548,7 @@ pub fn poll_stickers(run: &mut RunState) -> Result<Stickers, RunError> {
 pub fn roll_packs(run: &mut RunState, content: &Content) -> Result<Vec<String>, RunError> {
     let packs: Vec<&crate::content::CatalogEntry> = content.of_kind("pack").collect();
     let total: u32 = packs.iter().map(|p| p.weight).sum();
-    let slots = run.rule("pack_slots").max(0);
+    let slots = run.rule(crate::state::Rule::PackSlots).max(0);
     let mut offers = Vec::new();
     if run.shops == 1 {
         if let Some(first) = packs
@@ -664,7 +691,9 @@ pub fn take_from_pack(
 ) -> Result<(), RunError> {
     let (kind, id) = item.split_once(':').unwrap_or(("", item));
     if kind == "joker" {
-        if i64::try_from(run.jokers.len()).unwrap_or(i64::MAX) >= run.rule("joker_slots") {
+        if i64::try_from(run.jokers.len()).unwrap_or(i64::MAX)
+            >= run.rule(crate::state::Rule::JokerSlots)
+        {
             return Err(RunError::NoJokerSlot);
         }
         let mut joker = content

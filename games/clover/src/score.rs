@@ -18,14 +18,13 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use turnstile_core::determinism::fixed::mul_int;
 use turnstile_core::determinism::Fixed;
-use turnstile_effects::{
-    EffectError, Event, Executor, Number, Step, StepKind, Target, ThingId, Trigger,
-};
+use turnstile_effects::{EffectError, Executor, Number, Step, StepKind, Target, ThingId};
 
 use crate::cards::{Card, Edition, Enhancement, Seal};
 use crate::content::Content;
 use crate::hands::{detect, DetectionRules, HandType};
 use crate::state::{KeyCache, RunState, Scoring, HELD, PLAYED, SLOT};
+use crate::vocabulary::{CloverTrigger, Event, Trigger};
 
 /// The receipt of one scored hand.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -148,13 +147,13 @@ impl Debuffs {
     fn of(run: &RunState) -> Debuffs {
         Debuffs {
             suits: [
-                run.rule("debuff_spades") != 0,
-                run.rule("debuff_hearts") != 0,
-                run.rule("debuff_clubs") != 0,
-                run.rule("debuff_diamonds") != 0,
+                run.rule(crate::state::Rule::DebuffSpades) != 0,
+                run.rule(crate::state::Rule::DebuffHearts) != 0,
+                run.rule(crate::state::Rule::DebuffClubs) != 0,
+                run.rule(crate::state::Rule::DebuffDiamonds) != 0,
             ],
-            faces: run.rule("debuff_faces") != 0,
-            all_faces: run.rule("all_faces") != 0,
+            faces: run.rule(crate::state::Rule::DebuffFaces) != 0,
+            all_faces: run.rule(crate::state::Rule::AllFaces) != 0,
         }
     }
 
@@ -204,13 +203,13 @@ pub fn score_hand(
     let debuffs: Vec<bool> = played.iter().map(|c| rules_now.debuffed(c)).collect();
     let held_debuffs: Vec<bool> = held.iter().map(|c| rules_now.debuffed(c)).collect();
     let rules = DetectionRules {
-        four_fingers: run.rule("four_fingers") != 0,
-        shortcut: run.rule("shortcut") != 0,
-        smeared: run.rule("smeared") != 0,
-        splash: run.rule("splash") != 0,
+        four_fingers: run.rule(crate::state::Rule::FourFingers) != 0,
+        shortcut: run.rule(crate::state::Rule::Shortcut) != 0,
+        smeared: run.rule(crate::state::Rule::Smeared) != 0,
+        splash: run.rule(crate::state::Rule::Splash) != 0,
     };
     let detected = detect(played, &debuffs, rules);
-    let all_faces = run.rule("all_faces") != 0;
+    let all_faces = run.rule(crate::state::Rule::AllFaces) != 0;
     let first_face = detected
         .scoring
         .iter()
@@ -243,7 +242,8 @@ pub fn score_hand(
     let Some(hand) = run.scoring.detected.hand else {
         return Ok(receipt(run, None, false, 0, steps));
     };
-    let not_allowed = usize::try_from(run.rule("min_cards")).unwrap_or(0) > played.len();
+    let not_allowed =
+        usize::try_from(run.rule(crate::state::Rule::MinCards)).unwrap_or(0) > played.len();
     if not_allowed {
         return Ok(receipt(run, Some(hand), true, 0, steps));
     }
@@ -268,8 +268,8 @@ pub fn score_hand(
                 .any(|m| m & crate::state::trigger_bit(trigger) != 0)
     };
     // 2. Before.
-    if jokers_answer(run, &Trigger::BeforeScoring) {
-        fire!(Event::new(Trigger::BeforeScoring).by(seat));
+    if jokers_answer(run, &Trigger::Game(CloverTrigger::BeforeScoring)) {
+        fire!(Event::new(Trigger::Game(CloverTrigger::BeforeScoring)).by(seat));
     }
     run.last_hand = Some(hand);
     if let Some(count) = run.played_counts.get_mut(hand.index()) {
@@ -293,7 +293,7 @@ pub fn score_hand(
             Number::Fixed(run.scoring.mult),
         ));
     }
-    if run.rule("halve_base") != 0 {
+    if run.rule(crate::state::Rule::HalveBase) != 0 {
         let before = run.scoring.mult;
         let halved_mult = ((mult + 1).div_euclid(2)).max(1);
         let halved_chips = ((chips + 1).div_euclid(2)).max(0);
@@ -315,7 +315,7 @@ pub fn score_hand(
             ));
         }
     }
-    let repeats = jokers_answer(run, &Trigger::OnScoredRepeat);
+    let repeats = jokers_answer(run, &Trigger::Game(CloverTrigger::OnScoredRepeat));
     // 4. Scoring cards.
     let scoring = run.scoring.detected.scoring.clone();
     for &i in &scoring {
@@ -326,15 +326,19 @@ pub fn score_hand(
         run.scoring.repetitions = 1;
         let seal = run.scoring.played[i].seal as usize;
         if repeats || run.scoring.keys.seal[seal].is_some() {
-            fire!(Event::new(Trigger::OnScoredRepeat).by(seat).at(card));
+            fire!(Event::new(Trigger::Game(CloverTrigger::OnScoredRepeat))
+                .by(seat)
+                .at(card));
         }
         let reps = run.scoring.repetitions.clamp(1, 64);
         for _ in 0..reps {
-            fire!(Event::new(Trigger::OnCardScored).by(seat).at(card));
+            fire!(Event::new(Trigger::Game(CloverTrigger::OnCardScored))
+                .by(seat)
+                .at(card));
         }
     }
     // 5. Held cards.
-    let held_jokers = jokers_answer(run, &Trigger::OnCardHeld);
+    let held_jokers = jokers_answer(run, &Trigger::Game(CloverTrigger::OnCardHeld));
     for i in 0..run.scoring.held.len() {
         if run.scoring.held_debuffed.get(i).copied().unwrap_or(false) {
             continue;
@@ -344,37 +348,51 @@ pub fn score_hand(
             continue;
         }
         let card = Target::Thing(ThingId(HELD + i as u32));
-        let first = fire!(Event::new(Trigger::OnCardHeld).by(seat).at(card));
+        let first = fire!(Event::new(Trigger::Game(CloverTrigger::OnCardHeld))
+            .by(seat)
+            .at(card));
         if first.steps == 0 {
             continue;
         }
         run.scoring.repetitions = 1;
-        fire!(Event::new(Trigger::OnHeldRepeat).by(seat).at(card));
+        fire!(Event::new(Trigger::Game(CloverTrigger::OnHeldRepeat))
+            .by(seat)
+            .at(card));
         let reps = run.scoring.repetitions.clamp(1, 64);
         for _ in 1..reps {
-            fire!(Event::new(Trigger::OnCardHeld).by(seat).at(card));
+            fire!(Event::new(Trigger::Game(CloverTrigger::OnCardHeld))
+                .by(seat)
+                .at(card));
         }
     }
     // 6. Jokers, then consumables and the deck.
-    let joker_effects = jokers_answer(run, &Trigger::OnJokerEffect);
+    let joker_effects = jokers_answer(run, &Trigger::Game(CloverTrigger::OnJokerEffect));
     for slot in 0..run.jokers.len() {
         let joker = Target::Thing(ThingId(SLOT + slot as u32));
         let edition = run.jokers[slot].edition as usize;
         let acts = run
             .effective_slot(slot)
             .and_then(|at| run.scoring.keys.joker_masks.get(at))
-            .is_none_or(|m| m & crate::state::trigger_bit(&Trigger::OnHandPlayed) != 0);
+            .is_none_or(|m| {
+                m & crate::state::trigger_bit(&Trigger::Game(CloverTrigger::OnHandPlayed)) != 0
+            });
         if acts || run.scoring.keys.edition[edition].is_some() {
-            fire!(Event::new(Trigger::OnHandPlayed).by(seat).from(joker));
+            fire!(Event::new(Trigger::Game(CloverTrigger::OnHandPlayed))
+                .by(seat)
+                .from(joker));
         }
         if joker_effects {
-            fire!(Event::new(Trigger::OnJokerEffect).by(seat).at(joker));
+            fire!(Event::new(Trigger::Game(CloverTrigger::OnJokerEffect))
+                .by(seat)
+                .at(joker));
         }
         if run.scoring.keys.edition[edition].is_some() {
-            fire!(Event::new(Trigger::OnJokerDone).by(seat).from(joker));
+            fire!(Event::new(Trigger::Game(CloverTrigger::OnJokerDone))
+                .by(seat)
+                .from(joker));
         }
     }
-    fire!(Event::new(Trigger::OnFinalScore).by(seat));
+    fire!(Event::new(Trigger::Game(CloverTrigger::OnFinalScore)).by(seat));
     // 7. chips × mult, once.
     let product = mul_int(run.scoring.chips, run.scoring.mult);
     run.scoring.saturated |= product.saturated;
@@ -383,7 +401,9 @@ pub fn score_hand(
         let enhancement = run.scoring.played[i].enhancement as usize;
         if run.scoring.keys.enhancement[enhancement].is_some() {
             let card = Target::Thing(ThingId(PLAYED + i as u32));
-            fire!(Event::new(Trigger::AfterScoring).by(seat).at(card));
+            fire!(Event::new(Trigger::Game(CloverTrigger::AfterScoring))
+                .by(seat)
+                .at(card));
         }
     }
     Ok(receipt(run, Some(hand), false, score, steps))

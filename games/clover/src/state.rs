@@ -10,13 +10,17 @@
 use serde::{Deserialize, Serialize};
 use turnstile_core::determinism::{Chance, Fixed, StreamTable, Streams};
 use turnstile_effects::{
-    Change, EffectHost, EffectLedger, Event, HostError, OwnerInstance, OwnerKey, Owners,
-    RowContext, ScaleMode, Scope, StatusBoard, Target, ThingId, Trigger,
+    Change, EffectHost, EffectLedger, EffectState, HostError, OperationError, OwnerInstance,
+    OwnerKey, StatusBoard, Target, ThingId,
 };
 use turnstile_formula::{Type, Value, VariableSchema};
 
 use crate::cards::{Card, Suit};
 use crate::hands::{Detected, HandType};
+use crate::vocabulary::{
+    CloverScope, CloverTrigger, CloverVocabulary, CompiledCloverOperation, Event, Owners,
+    RowContext, ScaleMode, Trigger,
+};
 
 /// The named random streams of clover: the spec's ten, then one per further purpose.
 pub const STREAMS: StreamTable = StreamTable::new(&[
@@ -75,6 +79,157 @@ pub const RULES: &[(&str, i64)] = &[
     ("perishable_rounds", 5),
     ("pack_slots", 2),
 ];
+
+/// A rule resource by name, checked by the compiler: `run.rule(Rule::JokerSlots)`, so a
+/// misspelt rule is a build error, not a silent 0. Its index is its place in [`RULES`] (a
+/// test checks that the two lists agree).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Rule {
+    /// `hand_size` (default 8).
+    HandSize,
+    /// `hands` (default 4).
+    Hands,
+    /// `discards` (default 3).
+    Discards,
+    /// `joker_slots` (default 5).
+    JokerSlots,
+    /// `consumable_slots` (default 2).
+    ConsumableSlots,
+    /// `four_fingers` (default 0).
+    FourFingers,
+    /// `shortcut` (default 0).
+    Shortcut,
+    /// `smeared` (default 0).
+    Smeared,
+    /// `all_faces` (default 0).
+    AllFaces,
+    /// `splash` (default 0).
+    Splash,
+    /// `halve_base` (default 0).
+    HalveBase,
+    /// `debuff_spades` (default 0).
+    DebuffSpades,
+    /// `debuff_hearts` (default 0).
+    DebuffHearts,
+    /// `debuff_clubs` (default 0).
+    DebuffClubs,
+    /// `debuff_diamonds` (default 0).
+    DebuffDiamonds,
+    /// `debuff_faces` (default 0).
+    DebuffFaces,
+    /// `min_cards` (default 0).
+    MinCards,
+    /// `chance_factor` (default 1).
+    ChanceFactor,
+    /// `interest_cap` (default 25).
+    InterestCap,
+    /// `shop_slots` (default 2).
+    ShopSlots,
+    /// `reroll_cost` (default 5).
+    RerollCost,
+    /// `small_blind_reward` (default 3).
+    SmallBlindReward,
+    /// `blind_scaling` (default 1).
+    BlindScaling,
+    /// `interest` (default 1).
+    Interest,
+    /// `blind_multiplier` (default 1).
+    BlindMultiplier,
+    /// `boss_blind_mult` (default 2).
+    BossBlindMult,
+    /// `eternal_stickers` (default 0).
+    EternalStickers,
+    /// `perishable_stickers` (default 0).
+    PerishableStickers,
+    /// `rental_stickers` (default 0).
+    RentalStickers,
+    /// `rental_fee` (default 3).
+    RentalFee,
+    /// `rental_price` (default 1).
+    RentalPrice,
+    /// `perishable_rounds` (default 5).
+    PerishableRounds,
+    /// `pack_slots` (default 2).
+    PackSlots,
+}
+
+impl Rule {
+    /// Every rule, in [`RULES`] order.
+    pub const ALL: [Rule; 33] = [
+        Rule::HandSize,
+        Rule::Hands,
+        Rule::Discards,
+        Rule::JokerSlots,
+        Rule::ConsumableSlots,
+        Rule::FourFingers,
+        Rule::Shortcut,
+        Rule::Smeared,
+        Rule::AllFaces,
+        Rule::Splash,
+        Rule::HalveBase,
+        Rule::DebuffSpades,
+        Rule::DebuffHearts,
+        Rule::DebuffClubs,
+        Rule::DebuffDiamonds,
+        Rule::DebuffFaces,
+        Rule::MinCards,
+        Rule::ChanceFactor,
+        Rule::InterestCap,
+        Rule::ShopSlots,
+        Rule::RerollCost,
+        Rule::SmallBlindReward,
+        Rule::BlindScaling,
+        Rule::Interest,
+        Rule::BlindMultiplier,
+        Rule::BossBlindMult,
+        Rule::EternalStickers,
+        Rule::PerishableStickers,
+        Rule::RentalStickers,
+        Rule::RentalFee,
+        Rule::RentalPrice,
+        Rule::PerishableRounds,
+        Rule::PackSlots,
+    ];
+
+    /// The rule's name, as rows write it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Rule::HandSize => "hand_size",
+            Rule::Hands => "hands",
+            Rule::Discards => "discards",
+            Rule::JokerSlots => "joker_slots",
+            Rule::ConsumableSlots => "consumable_slots",
+            Rule::FourFingers => "four_fingers",
+            Rule::Shortcut => "shortcut",
+            Rule::Smeared => "smeared",
+            Rule::AllFaces => "all_faces",
+            Rule::Splash => "splash",
+            Rule::HalveBase => "halve_base",
+            Rule::DebuffSpades => "debuff_spades",
+            Rule::DebuffHearts => "debuff_hearts",
+            Rule::DebuffClubs => "debuff_clubs",
+            Rule::DebuffDiamonds => "debuff_diamonds",
+            Rule::DebuffFaces => "debuff_faces",
+            Rule::MinCards => "min_cards",
+            Rule::ChanceFactor => "chance_factor",
+            Rule::InterestCap => "interest_cap",
+            Rule::ShopSlots => "shop_slots",
+            Rule::RerollCost => "reroll_cost",
+            Rule::SmallBlindReward => "small_blind_reward",
+            Rule::BlindScaling => "blind_scaling",
+            Rule::Interest => "interest",
+            Rule::BlindMultiplier => "blind_multiplier",
+            Rule::BossBlindMult => "boss_blind_mult",
+            Rule::EternalStickers => "eternal_stickers",
+            Rule::PerishableStickers => "perishable_stickers",
+            Rule::RentalStickers => "rental_stickers",
+            Rule::RentalFee => "rental_fee",
+            Rule::RentalPrice => "rental_price",
+            Rule::PerishableRounds => "perishable_rounds",
+            Rule::PackSlots => "pack_slots",
+        }
+    }
+}
 
 /// The index of rule `name` in [`RULES`].
 pub fn rule_index(name: &str) -> Option<usize> {
@@ -288,14 +443,14 @@ pub fn rarity_of_roll(roll: u32) -> u8 {
 
 /// The scoring triggers whose rows a joker may have, each a bit of a joker's trigger mask.
 const MASKED_TRIGGERS: [Trigger; 8] = [
-    Trigger::BeforeScoring,
-    Trigger::OnCardScored,
-    Trigger::OnScoredRepeat,
-    Trigger::OnCardHeld,
-    Trigger::OnHeldRepeat,
-    Trigger::OnHandPlayed,
-    Trigger::OnJokerEffect,
-    Trigger::AfterScoring,
+    Trigger::Game(CloverTrigger::BeforeScoring),
+    Trigger::Game(CloverTrigger::OnCardScored),
+    Trigger::Game(CloverTrigger::OnScoredRepeat),
+    Trigger::Game(CloverTrigger::OnCardHeld),
+    Trigger::Game(CloverTrigger::OnHeldRepeat),
+    Trigger::Game(CloverTrigger::OnHandPlayed),
+    Trigger::Game(CloverTrigger::OnJokerEffect),
+    Trigger::Game(CloverTrigger::AfterScoring),
 ];
 
 /// The bit of `trigger` in a trigger mask; every bit for a trigger that is not masked (its
@@ -416,11 +571,10 @@ impl RunState {
         })
     }
 
-    /// The value of rule `name` (0 if unknown).
-    pub fn rule(&self, name: &str) -> i64 {
-        rule_index(name)
-            .and_then(|i| self.rules.get(i).copied())
-            .unwrap_or(0)
+    /// The value of a rule now.
+    pub fn rule(&self, rule: Rule) -> i64 {
+        // `rules` always holds every rule (reset from RULES), so the index is in range.
+        self.rules.get(rule as usize).copied().unwrap_or(0)
     }
 
     /// The joker slot a copying joker finally acts as (itself when it copies nothing).
@@ -536,6 +690,8 @@ impl RunState {
 }
 
 impl EffectHost for RunState {
+    type Vocabulary = CloverVocabulary;
+
     fn seat_count(&self) -> u16 {
         1
     }
@@ -567,7 +723,9 @@ impl EffectHost for RunState {
                     RunState::push_str(owners, t);
                 }
             }
-            Trigger::OnCardScored | Trigger::OnScoredRepeat | Trigger::AfterScoring => {
+            Trigger::Game(CloverTrigger::OnCardScored)
+            | Trigger::Game(CloverTrigger::OnScoredRepeat)
+            | Trigger::Game(CloverTrigger::AfterScoring) => {
                 let Some(Target::Thing(ThingId(n))) = event.target else {
                     return;
                 };
@@ -576,7 +734,7 @@ impl EffectHost for RunState {
                 };
                 let anchor = Target::Thing(ThingId(n));
                 match event.trigger {
-                    Trigger::OnCardScored => {
+                    Trigger::Game(CloverTrigger::OnCardScored) => {
                         RunState::push_cached(owners, keys.base, anchor);
                         RunState::push_cached(
                             owners,
@@ -587,7 +745,7 @@ impl EffectHost for RunState {
                         RunState::push_cached(owners, keys.edition[card.edition as usize], anchor);
                         self.push_jokers(owners, bit);
                     }
-                    Trigger::OnScoredRepeat => {
+                    Trigger::Game(CloverTrigger::OnScoredRepeat) => {
                         RunState::push_cached(owners, keys.seal[card.seal as usize], anchor);
                         self.push_jokers(owners, bit);
                     }
@@ -600,10 +758,10 @@ impl EffectHost for RunState {
                     }
                 }
             }
-            Trigger::OnCardHeld
-            | Trigger::OnHeldRepeat
+            Trigger::Game(CloverTrigger::OnCardHeld)
+            | Trigger::Game(CloverTrigger::OnHeldRepeat)
             | Trigger::OnRoundEnd
-            | Trigger::OnDiscard
+            | Trigger::Game(CloverTrigger::OnDiscard)
                 if matches!(event.target, Some(Target::Thing(_))) =>
             {
                 let Some(Target::Thing(ThingId(n))) = event.target else {
@@ -614,7 +772,7 @@ impl EffectHost for RunState {
                 };
                 let anchor = Target::Thing(ThingId(n));
                 match event.trigger {
-                    Trigger::OnCardHeld => {
+                    Trigger::Game(CloverTrigger::OnCardHeld) => {
                         RunState::push_cached(
                             owners,
                             keys.enhancement[card.enhancement as usize],
@@ -622,7 +780,8 @@ impl EffectHost for RunState {
                         );
                         self.push_jokers(owners, bit);
                     }
-                    Trigger::OnHeldRepeat | Trigger::OnDiscard => {
+                    Trigger::Game(CloverTrigger::OnHeldRepeat)
+                    | Trigger::Game(CloverTrigger::OnDiscard) => {
                         RunState::push_cached(owners, keys.seal[card.seal as usize], anchor);
                         self.push_jokers(owners, bit);
                     }
@@ -636,7 +795,8 @@ impl EffectHost for RunState {
                     }
                 }
             }
-            Trigger::OnHandPlayed | Trigger::OnJokerDone => {
+            Trigger::Game(CloverTrigger::OnHandPlayed)
+            | Trigger::Game(CloverTrigger::OnJokerDone) => {
                 let Some(Target::Thing(ThingId(n))) = event.source else {
                     return;
                 };
@@ -646,17 +806,19 @@ impl EffectHost for RunState {
                 };
                 let anchor = Target::Thing(ThingId(n));
                 RunState::push_cached(owners, keys.edition[joker.edition as usize], anchor);
-                if event.trigger == Trigger::OnHandPlayed {
+                if event.trigger == Trigger::Game(CloverTrigger::OnHandPlayed) {
                     self.push_joker(slot, owners, bit);
                 }
             }
-            Trigger::OnFinalScore => {
+            Trigger::Game(CloverTrigger::OnFinalScore) => {
                 for c in &self.consumables {
                     RunState::push_str(owners, c);
                 }
                 RunState::push_str(owners, &format!("deck:{}", self.deck));
             }
-            Trigger::OnUse | Trigger::OnBuy | Trigger::OnSell => {
+            Trigger::Game(CloverTrigger::OnUse)
+            | Trigger::Game(CloverTrigger::OnBuy)
+            | Trigger::Game(CloverTrigger::OnSell) => {
                 if let Some(Target::Thing(ThingId(n))) = event.source {
                     if n >= SLOT {
                         self.push_joker(n.saturating_sub(SLOT) as usize, owners, bit);
@@ -665,7 +827,8 @@ impl EffectHost for RunState {
                     RunState::push_str(owners, acting);
                 }
             }
-            Trigger::OnShopEnter | Trigger::OnBossDefeated => {
+            Trigger::Game(CloverTrigger::OnShopEnter)
+            | Trigger::Game(CloverTrigger::OnBossDefeated) => {
                 for v in &self.vouchers {
                     RunState::push_str(owners, v);
                 }
@@ -828,20 +991,11 @@ impl EffectHost for RunState {
         self.set_rule_value(resource, value)
     }
 
-    fn statuses(&self) -> &StatusBoard {
-        &self.statuses
-    }
-
-    fn statuses_mut(&mut self) -> &mut StatusBoard {
-        &mut self.statuses
-    }
-
-    fn ledger(&self) -> &EffectLedger {
-        &self.ledger
-    }
-
-    fn ledger_mut(&mut self) -> &mut EffectLedger {
-        &mut self.ledger
+    fn effects(&mut self) -> EffectState<'_> {
+        EffectState {
+            statuses: &mut self.statuses,
+            ledger: &mut self.ledger,
+        }
     }
 
     fn reset_rules(&mut self) {
@@ -859,7 +1013,7 @@ impl EffectHost for RunState {
 
     fn scope_targets(
         &self,
-        scope: Scope,
+        scope: CloverScope,
         owner: &OwnerInstance,
         event: &Event,
         out: &mut Vec<Target>,
@@ -869,31 +1023,79 @@ impl EffectHost for RunState {
             _ => None,
         };
         match scope {
-            Scope::ScoredCard | Scope::HeldCard => out.extend(event.target),
-            Scope::Run => out.push(Target::Seat(turnstile_core::Seat(0))),
-            Scope::AllJokers => {
+            CloverScope::ScoredCard | CloverScope::HeldCard => out.extend(event.target),
+            CloverScope::Run => out.push(Target::Seat(turnstile_core::Seat(0))),
+            CloverScope::AllJokers => {
                 out.extend((0..self.jokers.len()).map(|j| Target::Thing(ThingId(SLOT + j as u32))))
             }
-            Scope::LeftNeighbour => {
+            CloverScope::LeftNeighbour => {
                 if let Some(j) = slot.filter(|j| *j > 0) {
                     out.push(Target::Thing(ThingId(SLOT + j as u32 - 1)));
                 }
             }
-            Scope::RightNeighbour => {
+            CloverScope::RightNeighbour => {
                 if let Some(j) = slot.filter(|j| j + 1 < self.jokers.len()) {
                     out.push(Target::Thing(ThingId(SLOT + j as u32 + 1)));
                 }
             }
-            _ => {}
         }
     }
 
     fn chance(&self, chance: Chance, _stream: &str) -> Chance {
-        let factor = u32::try_from(self.rule("chance_factor").max(1)).unwrap_or(u32::MAX);
+        let factor =
+            u32::try_from(self.rule(crate::state::Rule::ChanceFactor).max(1)).unwrap_or(u32::MAX);
         chance.scaled_numerator(factor).value
     }
 
-    fn add_chips(&mut self, _target: Target, amount: i64) -> Result<Change, HostError> {
+    fn operate(
+        &mut self,
+        operation: &CompiledCloverOperation,
+        context: &RowContext<'_>,
+        caused: &mut Vec<Event>,
+    ) -> Result<Change, OperationError> {
+        use CompiledCloverOperation as C;
+        let target = context.target;
+        // Each amount is evaluated first, then the change made: the order the rows have
+        // always acted in.
+        Ok(match operation {
+            C::AddChips(amount) => {
+                let amount = amount.eval(&*self, context)?;
+                self.add_chips(target, amount)
+            }
+            C::AddMult(amount) => {
+                let amount = amount.eval(&*self, context)?;
+                self.add_mult(target, amount)
+            }
+            C::MulMult(factor) => {
+                let factor = factor.eval(&*self, context)?;
+                self.mul_mult(target, factor)
+            }
+            C::AddMoney(amount) => {
+                let amount = amount.eval(&*self, context)?;
+                self.add_money(target, amount)
+            }
+            C::Retrigger(count) => {
+                let count = count.eval(&*self, context)?;
+                self.retrigger(target, count)
+            }
+            C::LevelUpHand { hand, count } => {
+                let count = count.eval(&*self, context)?;
+                self.level_up_hand(target, hand.as_deref(), count)?
+            }
+            C::CreateCard { kind, id } => self.create_card(target, kind, id.as_deref(), caused)?,
+            C::Destroy => self.destroy(target, caused)?,
+            C::ScaleSelf { amount, mode } => {
+                let amount = amount.eval(&*self, context)?;
+                self.scale_self(context.owner, amount, *mode)?
+            }
+        })
+    }
+}
+
+/// clover's own operations, as [`EffectHost::operate`] carries them out.
+impl RunState {
+    /// `AddChips`: adds chips to the hand being scored, saturating (and noting it).
+    fn add_chips(&mut self, _target: Target, amount: i64) -> Change {
         let before = self.scoring.chips;
         let (after, over) = before.overflowing_add(amount);
         let after = if over {
@@ -903,10 +1105,11 @@ impl EffectHost for RunState {
             after
         };
         self.scoring.chips = after;
-        Ok(Change::int(before, after))
+        Change::int(before, after)
     }
 
-    fn add_mult(&mut self, _target: Target, amount: i64) -> Result<Change, HostError> {
+    /// `AddMult`: adds whole mult to the hand being scored, saturating (and noting it).
+    fn add_mult(&mut self, _target: Target, amount: i64) -> Change {
         let before = self.scoring.mult;
         let add = Fixed::checked_from_int(amount).unwrap_or(Fixed::MAX);
         let after = before.saturating_add(add);
@@ -914,29 +1117,33 @@ impl EffectHost for RunState {
             self.scoring.saturated = true;
         }
         self.scoring.mult = after;
-        Ok(fixed_change(before, after))
+        fixed_change(before, after)
     }
 
-    fn mul_mult(&mut self, _target: Target, factor: Fixed) -> Result<Change, HostError> {
+    /// `MulMult`: multiplies the mult of the hand being scored, floored, saturating.
+    fn mul_mult(&mut self, _target: Target, factor: Fixed) -> Change {
         let before = self.scoring.mult;
         let product = before.mul(factor);
         self.scoring.saturated |= product.saturated;
         self.scoring.mult = product.value;
-        Ok(fixed_change(before, product.value))
+        fixed_change(before, product.value)
     }
 
-    fn add_money(&mut self, _target: Target, amount: i64) -> Result<Change, HostError> {
+    /// `AddMoney`: adds money, saturating.
+    fn add_money(&mut self, _target: Target, amount: i64) -> Change {
         let before = self.money;
         self.money = before.saturating_add(amount);
-        Ok(Change::int(before, self.money))
+        Change::int(before, self.money)
     }
 
-    fn retrigger(&mut self, _target: Target, count: i64) -> Result<Change, HostError> {
+    /// `Retrigger`: adds repetitions to the card being evaluated.
+    fn retrigger(&mut self, _target: Target, count: i64) -> Change {
         let before = self.scoring.repetitions;
         self.scoring.repetitions = before.saturating_add(count);
-        Ok(Change::int(before, self.scoring.repetitions))
+        Change::int(before, self.scoring.repetitions)
     }
 
+    /// `LevelUpHand`: raises a hand's level (`None`: the hand being played).
     fn level_up_hand(
         &mut self,
         target: Target,
@@ -978,7 +1185,7 @@ impl EffectHost for RunState {
             |e: turnstile_core::determinism::StreamError| HostError::new("stream", e.to_string());
         if kind == "joker" {
             let before = self.jokers.len() as i64;
-            if before >= self.rule("joker_slots") {
+            if before >= self.rule(crate::state::Rule::JokerSlots) {
                 return Ok(Change::int(before, before));
             }
             let joker = match id {
@@ -1008,7 +1215,7 @@ impl EffectHost for RunState {
             return Ok(Change::int(before, self.jokers.len() as i64));
         }
         let before = self.consumables.len() as i64;
-        if before >= self.rule("consumable_slots") {
+        if before >= self.rule(crate::state::Rule::ConsumableSlots) {
             return Ok(Change::int(before, before));
         }
         let card = match (kind, id) {
@@ -1038,6 +1245,7 @@ impl EffectHost for RunState {
         Ok(Change::int(before, self.consumables.len() as i64))
     }
 
+    /// `Destroy`: marks a scored card destroyed (once).
     fn destroy(&mut self, target: Target, _caused: &mut Vec<Event>) -> Result<Change, HostError> {
         match target {
             Target::Thing(ThingId(n)) if (PLAYED..HELD).contains(&n) => {
@@ -1051,6 +1259,7 @@ impl EffectHost for RunState {
         }
     }
 
+    /// `ScaleSelf`: changes the owner joker's counter.
     fn scale_self(
         &mut self,
         owner: &OwnerInstance,

@@ -19,17 +19,25 @@ fn story_1_a_joker_bought_in_the_shop_applies_its_rule() {
     let c = content();
     let mut r = fresh(&c);
     r.money = 100;
-    assert_eq!(r.rule("hand_size"), 8);
+    assert_eq!(r.rule(turnstile_clover::state::Rule::HandSize), 8);
     run::buy_joker(&mut r, &c, "stone_wall").unwrap();
     assert_eq!(
-        r.rule("hand_size"),
+        r.rule(turnstile_clover::state::Rule::HandSize),
         6,
         "the rule applies at once after buying"
     );
     run::start_round(&mut r, &c, Blind::Small).unwrap();
-    assert_eq!(r.rule("hand_size"), 6, "and still next round");
+    assert_eq!(
+        r.rule(turnstile_clover::state::Rule::HandSize),
+        6,
+        "and still next round"
+    );
     run::sell_joker(&mut r, &c, 0).unwrap();
-    assert_eq!(r.rule("hand_size"), 8, "gone with its cause");
+    assert_eq!(
+        r.rule(turnstile_clover::state::Rule::HandSize),
+        8,
+        "gone with its cause"
+    );
     run::buy_joker(&mut r, &c, "four_leaf").unwrap();
     let played = cards("2S 4S 6S 8S 10H");
     let rec = turnstile_clover::score_hand(&mut r, &c, &played, &[], false).unwrap();
@@ -42,13 +50,21 @@ fn story_2_boss_effects_apply_while_their_blind_is_played_only() {
     let mut r = fresh(&c);
     r.boss = Some("boss:needle".into());
     run::start_round(&mut r, &c, Blind::Small).unwrap();
-    assert_eq!(r.rule("hands"), 4, "not during the small blind");
+    assert_eq!(
+        r.rule(turnstile_clover::state::Rule::Hands),
+        4,
+        "not during the small blind"
+    );
     run::end_round(&mut r, &c, Blind::Small, &[]).unwrap();
     run::start_round(&mut r, &c, Blind::Boss).unwrap();
-    assert_eq!(r.rule("hands"), 1);
+    assert_eq!(r.rule(turnstile_clover::state::Rule::Hands), 1);
     assert_eq!(r.hands_left, 1);
     run::end_round(&mut r, &c, Blind::Boss, &[]).unwrap();
-    assert_eq!(r.rule("hands"), 4, "gone once beaten");
+    assert_eq!(
+        r.rule(turnstile_clover::state::Rule::Hands),
+        4,
+        "gone once beaten"
+    );
     // Every boss applies something while active.
     for boss in c.of_kind("boss") {
         let mut r = fresh(&c);
@@ -67,12 +83,24 @@ fn story_3_a_tag_does_not_apply_forever() {
     run::end_round(&mut r, &c, Blind::Small, &[]).unwrap();
     // Taken between rounds: +3 hand size for the next round only.
     run::take_tag(&mut r, &c, "juggle").unwrap();
-    assert_eq!(r.rule("hand_size"), 8, "not at once");
+    assert_eq!(
+        r.rule(turnstile_clover::state::Rule::HandSize),
+        8,
+        "not at once"
+    );
     run::start_round(&mut r, &c, Blind::Big).unwrap();
-    assert_eq!(r.rule("hand_size"), 11, "the next round");
+    assert_eq!(
+        r.rule(turnstile_clover::state::Rule::HandSize),
+        11,
+        "the next round"
+    );
     run::end_round(&mut r, &c, Blind::Big, &[]).unwrap();
     run::start_round(&mut r, &c, Blind::Boss).unwrap();
-    assert_eq!(r.rule("hand_size"), 8, "and never again");
+    assert_eq!(
+        r.rule(turnstile_clover::state::Rule::HandSize),
+        8,
+        "and never again"
+    );
 }
 
 #[test]
@@ -86,14 +114,26 @@ fn tags_fire_at_their_moment() {
     run::take_tag(&mut r, &c, "orbit").unwrap();
     assert_eq!(r.levels[1], 4);
     run::take_tag(&mut r, &c, "d6").unwrap();
-    assert_eq!(r.rule("reroll_cost"), 5, "waits for the shop");
+    assert_eq!(
+        r.rule(turnstile_clover::state::Rule::RerollCost),
+        5,
+        "waits for the shop"
+    );
     run::start_round(&mut r, &c, Blind::Small).unwrap();
     run::end_round(&mut r, &c, Blind::Small, &[]).unwrap();
     run::enter_shop(&mut r, &c).unwrap();
-    assert_eq!(r.rule("reroll_cost"), 0, "free rerolls in this shop");
+    assert_eq!(
+        r.rule(turnstile_clover::state::Rule::RerollCost),
+        0,
+        "free rerolls in this shop"
+    );
     assert!(r.tags.is_empty());
     run::start_round(&mut r, &c, Blind::Big).unwrap();
-    assert_eq!(r.rule("reroll_cost"), 5, "until the next round starts");
+    assert_eq!(
+        r.rule(turnstile_clover::state::Rule::RerollCost),
+        5,
+        "until the next round starts"
+    );
     run::take_tag(&mut r, &c, "investment").unwrap();
     r.boss = Some("boss:shackle".into());
     run::end_round(&mut r, &c, Blind::Big, &[]).unwrap();
@@ -118,7 +158,7 @@ fn rebuilding_is_idempotent_and_layered() {
     run::rebuild(&mut r, &c).unwrap();
     run::rebuild(&mut r, &c).unwrap();
     assert_eq!(r.rules, once);
-    assert_eq!(r.rule("hand_size"), 7);
+    assert_eq!(r.rule(turnstile_clover::state::Rule::HandSize), 7);
     for v in [
         "overstock",
         "bargain_reroll",
@@ -143,14 +183,32 @@ fn decks_and_stakes() {
         run::start_run(&mut r, &c).unwrap();
         r
     };
-    assert_eq!(mk("crimson", 1).rule("discards"), 4);
-    assert_eq!(mk("azure", 1).rule("hands"), 5);
+    assert_eq!(
+        mk("crimson", 1).rule(turnstile_clover::state::Rule::Discards),
+        4
+    );
+    assert_eq!(mk("azure", 1).rule(turnstile_clover::state::Rule::Hands), 5);
     assert_eq!(mk("amber", 1).money, 14);
     let onyx = mk("onyx", 1);
-    assert_eq!((onyx.rule("joker_slots"), onyx.rule("hands")), (6, 3));
-    assert_eq!(mk("plain", 2).rule("small_blind_reward"), 0);
-    assert_eq!(mk("plain", 3).rule("blind_scaling"), 2);
-    assert_eq!(mk("plain", 5).rule("discards"), 2);
+    assert_eq!(
+        (
+            onyx.rule(turnstile_clover::state::Rule::JokerSlots),
+            onyx.rule(turnstile_clover::state::Rule::Hands)
+        ),
+        (6, 3)
+    );
+    assert_eq!(
+        mk("plain", 2).rule(turnstile_clover::state::Rule::SmallBlindReward),
+        0
+    );
+    assert_eq!(
+        mk("plain", 3).rule(turnstile_clover::state::Rule::BlindScaling),
+        2
+    );
+    assert_eq!(
+        mk("plain", 5).rule(turnstile_clover::state::Rule::Discards),
+        2
+    );
     assert_eq!(run::blind_target(1, 1, Blind::Small, 1), 300);
     assert_eq!(run::blind_target(2, 1, Blind::Big, 1), 1200);
     assert_eq!(run::blind_target(8, 2, Blind::Boss, 2), 400_000);
@@ -276,11 +334,16 @@ fn the_sixth_stake_scales_blinds_by_three() {
     let c = content();
     let mut r = RunState::new("s6", 6, "plain").unwrap();
     run::start_run(&mut r, &c).unwrap();
-    assert_eq!(r.rule("blind_scaling"), 3);
-    assert_eq!(r.rule("small_blind_reward"), 0);
-    assert_eq!(r.rule("discards"), 2);
+    assert_eq!(r.rule(turnstile_clover::state::Rule::BlindScaling), 3);
+    assert_eq!(r.rule(turnstile_clover::state::Rule::SmallBlindReward), 0);
+    assert_eq!(r.rule(turnstile_clover::state::Rule::Discards), 2);
     assert_eq!(
-        run::blind_target(3, r.rule("blind_scaling"), Blind::Small, 1),
+        run::blind_target(
+            3,
+            r.rule(turnstile_clover::state::Rule::BlindScaling),
+            Blind::Small,
+            1
+        ),
         3_200
     );
 }
@@ -299,4 +362,21 @@ fn the_shop_offers_a_voucher_and_buying_it_rebuilds() {
     run::buy_voucher(&mut r, &c, voucher.split_once(':').unwrap().1).unwrap();
     assert_ne!(r.rules, before);
     assert_eq!(r.money, 0);
+}
+
+#[test]
+fn the_typed_rules_are_the_rule_resources_in_order() {
+    use turnstile_clover::state::{rule_index, Rule, RULES};
+    assert_eq!(Rule::ALL.len(), RULES.len());
+    for (i, rule) in Rule::ALL.iter().enumerate() {
+        assert_eq!(rule.name(), RULES[i].0);
+        assert_eq!(*rule as usize, i);
+        assert_eq!(rule_index(rule.name()), Some(i));
+    }
+    // A rebuilt run reads every rule at its default through its typed name.
+    let content = turnstile_clover::Content::shipped().unwrap();
+    let r = fresh(&content);
+    assert_eq!(r.rule(Rule::HandSize), 8);
+    assert_eq!(r.rule(Rule::JokerSlots), 5);
+    assert_eq!(r.rule(Rule::InterestCap), 25);
 }

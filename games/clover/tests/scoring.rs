@@ -326,7 +326,7 @@ fn plasma_deck_balances() {
     let r = score_hand(&mut run, &c, &cards("AS AH"), &[], true).unwrap();
     // 32 chips, 2 mult -> 17 and 17 -> 289.
     assert_eq!(r.score, 289);
-    assert_eq!(run.rule("blind_multiplier"), 2);
+    assert_eq!(run.rule(turnstile_clover::state::Rule::BlindMultiplier), 2);
 }
 
 #[test]

@@ -395,11 +395,11 @@ fn perishable_jokers_are_debuffed_after_five_rounds() {
     let mut r = fresh(&c, "perishable-rule", 7);
     r.money = 10;
     run::buy_joker_with(&mut r, &c, "stone_wall", perishable).unwrap();
-    assert_eq!(r.rule("hand_size"), 6);
+    assert_eq!(r.rule(turnstile_clover::state::Rule::HandSize), 6);
     r.jokers[0].perishable = Some(1);
     run::start_round(&mut r, &c, Blind::Small).unwrap();
     run::end_round(&mut r, &c, Blind::Small, &[]).unwrap();
-    assert_eq!(r.rule("hand_size"), 8);
+    assert_eq!(r.rule(turnstile_clover::state::Rule::HandSize), 8);
 }
 
 #[test]
@@ -442,7 +442,11 @@ fn boss_blind_multipliers_are_data_on_the_boss() {
         let mut r = fresh(&c, "boss-mult", 1);
         r.boss = Some(format!("boss:{boss}"));
         run::start_round(&mut r, &c, Blind::Boss).unwrap();
-        assert_eq!(r.rule("boss_blind_mult"), mult, "{boss}");
+        assert_eq!(
+            r.rule(turnstile_clover::state::Rule::BossBlindMult),
+            mult,
+            "{boss}"
+        );
     }
     assert_eq!(run::boss_target(2, 1, 4, 1), 3_200);
     assert_eq!(run::boss_target(2, 1, 1, 1), 800);

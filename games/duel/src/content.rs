@@ -667,7 +667,7 @@ pub fn load(source: &BundleSource) -> Result<DuelContent, Vec<ContentProblem>> {
 
     // Effect rows: sheets (or JSON rows) loaded into the one executor's rows.
     let effect_files = files_of("effects");
-    let loader = turnstile_effects::effect_loader();
+    let loader = turnstile_effects::effect_loader::<turnstile_effects::Plain>();
     let mut rows = Vec::new();
     for path in &effect_files {
         let loaded = loader.source(source, path);

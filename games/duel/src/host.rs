@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 use turnstile_core::determinism::Streams;
 use turnstile_core::{Fingerprint, Seat};
 use turnstile_effects::{
-    Change, EffectHost, EffectLedger, Event, Executor, HostError, Owners, RowContext, StatusBoard,
-    Step, Target, ThingId, Trigger,
+    Change, EffectHost, EffectState, Event, Executor, HostError, Nothing, OperationError,
+    OwnerInstance, Owners, Plain, RowContext, Step, Target, ThingId, Trigger,
 };
 use turnstile_formula::{Value, VariableSource};
 use turnstile_phases::{EdgeContext, EffectMoment, HostFailure, PhaseDefinition, PhaseHost};
@@ -135,6 +135,8 @@ impl<'a> Host<'a> {
 }
 
 impl EffectHost for Host<'_> {
+    type Vocabulary = Plain;
+
     fn seat_count(&self) -> u16 {
         u16::try_from(self.state.seats.len()).unwrap_or(u16::MAX)
     }
@@ -250,20 +252,30 @@ impl EffectHost for Host<'_> {
         Ok(())
     }
 
-    fn statuses(&self) -> &StatusBoard {
-        &self.state.statuses
+    fn effects(&mut self) -> EffectState<'_> {
+        EffectState {
+            statuses: &mut self.state.statuses,
+            ledger: &mut self.state.ledger,
+        }
     }
 
-    fn statuses_mut(&mut self) -> &mut StatusBoard {
-        &mut self.state.statuses
+    fn scope_targets(
+        &self,
+        scope: Nothing,
+        _owner: &OwnerInstance,
+        _event: &Event,
+        _out: &mut Vec<Target>,
+    ) {
+        match scope {}
     }
 
-    fn ledger(&self) -> &EffectLedger {
-        &self.state.ledger
-    }
-
-    fn ledger_mut(&mut self) -> &mut EffectLedger {
-        &mut self.state.ledger
+    fn operate(
+        &mut self,
+        operation: &Nothing,
+        _context: &RowContext<'_>,
+        _caused: &mut Vec<Event>,
+    ) -> Result<Change, OperationError> {
+        match *operation {}
     }
 
     /// Rule resources back to their defaults before a rebuild re-applies the ledger (layer

@@ -10,9 +10,9 @@ use std::collections::BTreeMap;
 use turnstile_core::determinism::{StreamTable, Streams};
 use turnstile_core::Seat;
 use turnstile_effects::{
-    effect_loader, Change, EffectHost, EffectLedger, EffectTable, EffectVocabulary, Event,
-    HandlerRegistry, HostError, Owners, ResourceKind, RowContext, StatusBoard, Target, ThingId,
-    Trigger, EFFECT_COLUMNS,
+    effect_loader, Change, EffectHost, EffectLedger, EffectState, EffectTable, EffectVocabulary,
+    Event, HandlerRegistry, HostError, Nothing, OperationError, OwnerInstance, Owners, Plain,
+    ResourceKind, RowContext, StatusBoard, Target, ThingId, Trigger, EFFECT_COLUMNS,
 };
 use turnstile_formula::{Type, Value, VariableSchema};
 
@@ -153,6 +153,8 @@ impl World {
 }
 
 impl EffectHost for World {
+    type Vocabulary = Plain;
+
     fn seat_count(&self) -> u16 {
         self.seats
     }
@@ -232,20 +234,30 @@ impl EffectHost for World {
         }
     }
 
-    fn statuses(&self) -> &StatusBoard {
-        &self.statuses
+    fn effects(&mut self) -> EffectState<'_> {
+        EffectState {
+            statuses: &mut self.statuses,
+            ledger: &mut self.ledger,
+        }
     }
 
-    fn statuses_mut(&mut self) -> &mut StatusBoard {
-        &mut self.statuses
+    fn scope_targets(
+        &self,
+        scope: Nothing,
+        _owner: &OwnerInstance,
+        _event: &Event,
+        _out: &mut Vec<Target>,
+    ) {
+        match scope {}
     }
 
-    fn ledger(&self) -> &EffectLedger {
-        &self.ledger
-    }
-
-    fn ledger_mut(&mut self) -> &mut EffectLedger {
-        &mut self.ledger
+    fn operate(
+        &mut self,
+        operation: &Nothing,
+        _context: &RowContext<'_>,
+        _caused: &mut Vec<Event>,
+    ) -> Result<Change, OperationError> {
+        match *operation {}
     }
 
     fn reset_rules(&mut self) {
@@ -357,7 +369,7 @@ pub fn sheet(rows: &[&[(&str, &str)]]) -> String {
 
 /// Compiles sheet text for the test world, panicking with the problems if any.
 pub fn table(text: &str) -> EffectTable {
-    let loaded = effect_loader().sheet("effects.tsv", text);
+    let loaded = effect_loader::<turnstile_effects::Plain>().sheet("effects.tsv", text);
     assert_eq!(loaded.problems, vec![], "sheet problems");
     match EffectTable::compile(loaded.rows, &vocabulary(), &handlers()) {
         Ok(t) => t,
@@ -374,7 +386,7 @@ pub fn table(text: &str) -> EffectTable {
 
 /// The problems of loading sheet text for the test world, one line each.
 pub fn problems(text: &str) -> Vec<String> {
-    let loaded = effect_loader().sheet("effects.tsv", text);
+    let loaded = effect_loader::<turnstile_effects::Plain>().sheet("effects.tsv", text);
     let mut lines: Vec<String> = loaded.problems.iter().map(ToString::to_string).collect();
     if let Err(problems) = EffectTable::compile(loaded.rows, &vocabulary(), &handlers()) {
         lines.extend(problems.iter().map(ToString::to_string));

@@ -1,0 +1,449 @@
+//! clover's own effect vocabulary: the triggers, scopes and operations of scoring and of a
+//! run, which the engine (`turnstile-effects`) does not know. Declared here as types the
+//! executor is generic over ([`CloverVocabulary`]); rows write them in the same cells as the
+//! engine's (`trigger`, `scope`, `operation.$type`), and the names are the ones content has
+//! always used. docs/clover.md, "Clover's effect vocabulary", lists them.
+//!
+//! The aliases ([`Trigger`], [`Event`], ...) are the engine's generic types with this
+//! vocabulary filled in, so the rest of the crate writes `Event::new(..)` as before.
+
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use turnstile_effects::{
+    Amount, CompiledAmount, CompiledFactor, GameOperation, GameScope, GameVocabulary, Named,
+    OperationCompiler,
+};
+use turnstile_formula::FormulaText;
+
+/// clover's vocabulary, as the engine's types take it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct CloverVocabulary;
+
+/// A trigger of clover's rows: the engine's or clover's own.
+pub type Trigger = turnstile_effects::Trigger<CloverVocabulary>;
+/// A scope of clover's rows: the engine's or clover's own.
+pub type Scope = turnstile_effects::Scope<CloverVocabulary>;
+/// An operation of clover's rows: the engine's or clover's own.
+pub type Operation = turnstile_effects::Operation<CloverVocabulary>;
+/// One of clover's effect rows in content form.
+pub type EffectRow = turnstile_effects::EffectRow<CloverVocabulary>;
+/// clover's effect rows, compiled.
+pub type EffectTable = turnstile_effects::EffectTable<CloverVocabulary>;
+/// Something that happened in a run, which rows react to.
+pub type Event = turnstile_effects::Event<CloverVocabulary>;
+/// The owners a host lists for an event.
+pub type Owners<'a> = turnstile_effects::Owners<'a, CloverVocabulary>;
+/// Where a row is acting.
+pub type RowContext<'a> = turnstile_effects::RowContext<'a, CloverVocabulary>;
+/// What a `Custom` handler is told.
+pub type HandlerCall<'a> = turnstile_effects::HandlerCall<'a, CloverVocabulary>;
+
+/// clover's own triggers: the moments of scoring (clover-facts.md's evaluation order) and of
+/// a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum CloverTrigger {
+    /// Scoring: after the hand is detected, before base values are read — level-ups,
+    /// scaling counters (clover-facts.md step 2).
+    BeforeScoring,
+    /// Scoring: a scored card is evaluated (once per repetition); the event's target is the card.
+    OnCardScored,
+    /// Scoring: a card held in hand is evaluated (once per repetition); target is the card.
+    OnCardHeld,
+    /// Scoring: asked once per scored card before it is evaluated; its `Retrigger` rows add
+    /// repetitions.
+    OnScoredRepeat,
+    /// Scoring: asked once per held card; its `Retrigger` rows add repetitions (only applied
+    /// when the card produced an effect).
+    OnHeldRepeat,
+    /// Scoring: a joker's main effect, joker slots left to right (after its foil/holographic).
+    OnHandPlayed,
+    /// Scoring: right after a joker's main effect, what other jokers grant it; target is it.
+    OnJokerEffect,
+    /// Scoring: after a joker's effect and what others grant it (its polychrome).
+    OnJokerDone,
+    /// Scoring: the final steps of consumables and the deck, before chips × mult.
+    OnFinalScore,
+    /// After chips × mult: destruction (glass breaking) and other after-effects.
+    AfterScoring,
+    /// Cards are discarded; target is each discarded card.
+    OnDiscard,
+    /// The owner is bought.
+    OnBuy,
+    /// The owner is sold.
+    OnSell,
+    /// The owner (a consumable, a tag) is used or taken.
+    OnUse,
+    /// A shop opens.
+    OnShopEnter,
+    /// A boss blind is beaten.
+    OnBossDefeated,
+}
+
+impl Named for CloverTrigger {
+    const ALL: &'static [CloverTrigger] = &[
+        CloverTrigger::BeforeScoring,
+        CloverTrigger::OnCardScored,
+        CloverTrigger::OnCardHeld,
+        CloverTrigger::OnScoredRepeat,
+        CloverTrigger::OnHeldRepeat,
+        CloverTrigger::OnHandPlayed,
+        CloverTrigger::OnJokerEffect,
+        CloverTrigger::OnJokerDone,
+        CloverTrigger::OnFinalScore,
+        CloverTrigger::AfterScoring,
+        CloverTrigger::OnDiscard,
+        CloverTrigger::OnBuy,
+        CloverTrigger::OnSell,
+        CloverTrigger::OnUse,
+        CloverTrigger::OnShopEnter,
+        CloverTrigger::OnBossDefeated,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            CloverTrigger::BeforeScoring => "BeforeScoring",
+            CloverTrigger::OnCardScored => "OnCardScored",
+            CloverTrigger::OnCardHeld => "OnCardHeld",
+            CloverTrigger::OnScoredRepeat => "OnScoredRepeat",
+            CloverTrigger::OnHeldRepeat => "OnHeldRepeat",
+            CloverTrigger::OnHandPlayed => "OnHandPlayed",
+            CloverTrigger::OnJokerEffect => "OnJokerEffect",
+            CloverTrigger::OnJokerDone => "OnJokerDone",
+            CloverTrigger::OnFinalScore => "OnFinalScore",
+            CloverTrigger::AfterScoring => "AfterScoring",
+            CloverTrigger::OnDiscard => "OnDiscard",
+            CloverTrigger::OnBuy => "OnBuy",
+            CloverTrigger::OnSell => "OnSell",
+            CloverTrigger::OnUse => "OnUse",
+            CloverTrigger::OnShopEnter => "OnShopEnter",
+            CloverTrigger::OnBossDefeated => "OnBossDefeated",
+        }
+    }
+
+    fn description(self) -> &'static str {
+        match self {
+            CloverTrigger::BeforeScoring => {
+                "Scoring: after the hand is detected, before base values are read (level-ups, scaling counters)."
+            }
+            CloverTrigger::OnCardScored => {
+                "Scoring: a scored card is evaluated (once per repetition); the event's target is the card."
+            }
+            CloverTrigger::OnCardHeld => {
+                "Scoring: a card held in hand is evaluated (once per repetition); the target is the card."
+            }
+            CloverTrigger::OnScoredRepeat => {
+                "Scoring: asked once per scored card before it is evaluated; its `Retrigger` rows add repetitions."
+            }
+            CloverTrigger::OnHeldRepeat => {
+                "Scoring: asked once per held card; its `Retrigger` rows add repetitions (applied only when the card produced an effect)."
+            }
+            CloverTrigger::OnHandPlayed => {
+                "Scoring: a joker's main effect, joker slots left to right (after its foil/holographic)."
+            }
+            CloverTrigger::OnJokerEffect => {
+                "Scoring: right after a joker's main effect, what other jokers grant it; the target is it."
+            }
+            CloverTrigger::OnJokerDone => {
+                "Scoring: after a joker's effect and what others grant it (its polychrome)."
+            }
+            CloverTrigger::OnFinalScore => {
+                "Scoring: the final steps of consumables and the deck, before chips × mult."
+            }
+            CloverTrigger::AfterScoring => {
+                "After chips × mult: destruction (glass breaking) and other after-effects."
+            }
+            CloverTrigger::OnDiscard => "Cards are discarded; the target is each discarded card.",
+            CloverTrigger::OnBuy => "The owner is bought.",
+            CloverTrigger::OnSell => "The owner is sold.",
+            CloverTrigger::OnUse => "The owner (a consumable, a tag) is used or taken.",
+            CloverTrigger::OnShopEnter => "A shop opens.",
+            CloverTrigger::OnBossDefeated => "A boss blind is beaten.",
+        }
+    }
+}
+
+/// clover's own scopes: the cards and joker slots of scoring, and the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum CloverScope {
+    /// Scoring: the scored card being evaluated (the event's target).
+    ScoredCard,
+    /// Scoring: the held card being evaluated (the event's target).
+    HeldCard,
+    /// Every joker, slot order.
+    AllJokers,
+    /// The joker in the slot left of the owner, if any.
+    LeftNeighbour,
+    /// The joker in the slot right of the owner, if any.
+    RightNeighbour,
+    /// The run as a whole (the player's seat).
+    Run,
+}
+
+impl Named for CloverScope {
+    const ALL: &'static [CloverScope] = &[
+        CloverScope::ScoredCard,
+        CloverScope::HeldCard,
+        CloverScope::AllJokers,
+        CloverScope::LeftNeighbour,
+        CloverScope::RightNeighbour,
+        CloverScope::Run,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            CloverScope::ScoredCard => "ScoredCard",
+            CloverScope::HeldCard => "HeldCard",
+            CloverScope::AllJokers => "AllJokers",
+            CloverScope::LeftNeighbour => "LeftNeighbour",
+            CloverScope::RightNeighbour => "RightNeighbour",
+            CloverScope::Run => "Run",
+        }
+    }
+
+    fn description(self) -> &'static str {
+        match self {
+            CloverScope::ScoredCard => {
+                "Scoring: the scored card being evaluated (the event's target)."
+            }
+            CloverScope::HeldCard => "Scoring: the held card being evaluated (the event's target).",
+            CloverScope::AllJokers => "Every joker, slot order.",
+            CloverScope::LeftNeighbour => "The joker in the slot left of the owner, if any.",
+            CloverScope::RightNeighbour => "The joker in the slot right of the owner, if any.",
+            CloverScope::Run => "The run as a whole (the player's seat).",
+        }
+    }
+}
+
+impl GameScope for CloverScope {
+    fn needs_event(self) -> bool {
+        // The evaluated card is the event's target; slots and the run are always there.
+        matches!(self, CloverScope::ScoredCard | CloverScope::HeldCard)
+    }
+}
+
+/// How `ScaleSelf` changes the owner's counter.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+pub enum ScaleMode {
+    /// Adds the amount (saturating).
+    Add,
+    /// Subtracts the amount, not below 0.
+    Sub,
+    /// Sets the counter to the amount.
+    Reset,
+}
+
+/// clover's own operations, in content form.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "$type", rename_all_fields = "camelCase", deny_unknown_fields)]
+pub enum CloverOperation {
+    /// Scoring: adds chips to the hand being scored.
+    AddChips {
+        /// How many.
+        amount: Amount,
+    },
+    /// Scoring: adds whole mult to the hand being scored (mult is a `Fixed`).
+    AddMult {
+        /// How much.
+        amount: Amount,
+    },
+    /// Scoring: multiplies the mult by a factor: a decimal (`1.5`) or a formula giving a
+    /// `Fixed` or an `Int`. The product is floored to ten-thousandths and saturates.
+    MulMult {
+        /// The factor.
+        #[schemars(with = "turnstile_sheets::FormulaSchema")]
+        factor: FormulaText,
+    },
+    /// Adds money to the run (the owner's seat).
+    AddMoney {
+        /// How much.
+        amount: Amount,
+    },
+    /// Adds repetitions to the card being evaluated (asked on `OnScoredRepeat`/`OnHeldRepeat`).
+    Retrigger {
+        /// How many more times.
+        count: Amount,
+    },
+    /// Raises a poker hand's level.
+    LevelUpHand {
+        /// The hand (`flush`, `pair`, ...); empty: the hand being played.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        hand: Option<String>,
+        /// By how many levels.
+        count: Amount,
+    },
+    /// Creates a card of a kind (a consumable, a joker, a playing card).
+    CreateCard {
+        /// The kind (`tarot`, `planet`, `joker`, ...).
+        kind: String,
+        /// Which one; empty: the game chooses (on its own stream).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<String>,
+    },
+    /// Destroys the target.
+    Destroy,
+    /// Changes the owner's own counter (scaling jokers).
+    ScaleSelf {
+        /// By how much.
+        amount: Amount,
+        /// `Add` (empty), `Sub` (not below 0) or `Reset` (to the amount).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mode: Option<ScaleMode>,
+    },
+}
+
+impl GameOperation for CloverOperation {
+    const NAMES: &'static [&'static str] = &[
+        "AddChips",
+        "AddMult",
+        "MulMult",
+        "AddMoney",
+        "Retrigger",
+        "LevelUpHand",
+        "CreateCard",
+        "Destroy",
+        "ScaleSelf",
+    ];
+
+    const COLUMNS: &'static [&'static str] = &[
+        "operation.factor",
+        "operation.hand",
+        "operation.kind",
+        "operation.id",
+        "operation.mode",
+    ];
+
+    fn kind(&self) -> &'static str {
+        match self {
+            CloverOperation::AddChips { .. } => "AddChips",
+            CloverOperation::AddMult { .. } => "AddMult",
+            CloverOperation::MulMult { .. } => "MulMult",
+            CloverOperation::AddMoney { .. } => "AddMoney",
+            CloverOperation::Retrigger { .. } => "Retrigger",
+            CloverOperation::LevelUpHand { .. } => "LevelUpHand",
+            CloverOperation::CreateCard { .. } => "CreateCard",
+            CloverOperation::Destroy => "Destroy",
+            CloverOperation::ScaleSelf { .. } => "ScaleSelf",
+        }
+    }
+
+    fn describe(name: &str) -> Option<&'static str> {
+        Some(match name {
+            "AddChips" => "Scoring: adds chips to the hand being scored.",
+            "AddMult" => "Scoring: adds whole mult to the hand being scored.",
+            "MulMult" => {
+                "Scoring: multiplies the mult by a factor (a decimal or a formula); floored to ten-thousandths, saturating."
+            }
+            "AddMoney" => "Adds money to the run.",
+            "Retrigger" => "Adds repetitions to the card being evaluated.",
+            "LevelUpHand" => "Raises a poker hand's level (empty hand: the hand being played).",
+            "CreateCard" => {
+                "Creates a card of a kind when there is room (empty id: chosen on the `creation` stream)."
+            }
+            "Destroy" => "Destroys the target (a scored card).",
+            "ScaleSelf" => "Changes the owner's own counter: Add, Sub (not below 0) or Reset.",
+            _ => return None,
+        })
+    }
+}
+
+/// One of clover's operations, compiled: what the run's host carries out.
+#[derive(Debug, Clone)]
+pub enum CompiledCloverOperation {
+    /// `AddChips`.
+    AddChips(CompiledAmount),
+    /// `AddMult`.
+    AddMult(CompiledAmount),
+    /// `MulMult`.
+    MulMult(CompiledFactor),
+    /// `AddMoney`.
+    AddMoney(CompiledAmount),
+    /// `Retrigger`.
+    Retrigger(CompiledAmount),
+    /// `LevelUpHand` (the hand is looked up when it acts, as the name may be any hand).
+    LevelUpHand {
+        /// The hand's name; `None`: the hand being played.
+        hand: Option<Arc<str>>,
+        /// By how many levels.
+        count: CompiledAmount,
+    },
+    /// `CreateCard`.
+    CreateCard {
+        /// The kind.
+        kind: Arc<str>,
+        /// Which one.
+        id: Option<Arc<str>>,
+    },
+    /// `Destroy`.
+    Destroy,
+    /// `ScaleSelf`.
+    ScaleSelf {
+        /// By how much.
+        amount: CompiledAmount,
+        /// How.
+        mode: ScaleMode,
+    },
+}
+
+impl GameVocabulary for CloverVocabulary {
+    type Trigger = CloverTrigger;
+    type Scope = CloverScope;
+    type Operation = CloverOperation;
+    type Compiled = CompiledCloverOperation;
+
+    fn compile(
+        operation: &CloverOperation,
+        compiler: &mut OperationCompiler<'_>,
+    ) -> Option<CompiledCloverOperation> {
+        use CompiledCloverOperation as C;
+        match operation {
+            CloverOperation::AddChips { amount } => {
+                compiler.amount("operation.amount", amount).map(C::AddChips)
+            }
+            CloverOperation::AddMult { amount } => {
+                compiler.amount("operation.amount", amount).map(C::AddMult)
+            }
+            CloverOperation::MulMult { factor } => {
+                compiler.factor("operation.factor", factor).map(C::MulMult)
+            }
+            CloverOperation::AddMoney { amount } => {
+                compiler.subject("money");
+                compiler.amount("operation.amount", amount).map(C::AddMoney)
+            }
+            CloverOperation::Retrigger { count } => {
+                compiler.amount("operation.count", count).map(C::Retrigger)
+            }
+            CloverOperation::LevelUpHand { hand, count } => {
+                if let Some(hand) = hand {
+                    compiler.subject(hand);
+                }
+                compiler
+                    .amount("operation.count", count)
+                    .map(|count| C::LevelUpHand {
+                        hand: hand.as_deref().map(Arc::from),
+                        count,
+                    })
+            }
+            CloverOperation::CreateCard { kind, id } => {
+                compiler.subject(kind);
+                Some(C::CreateCard {
+                    kind: Arc::from(kind.as_str()),
+                    id: id.as_deref().map(Arc::from),
+                })
+            }
+            CloverOperation::Destroy => Some(C::Destroy),
+            CloverOperation::ScaleSelf { amount, mode } => {
+                compiler.subject("counter");
+                compiler
+                    .amount("operation.amount", amount)
+                    .map(|amount| C::ScaleSelf {
+                        amount,
+                        mode: mode.unwrap_or(ScaleMode::Add),
+                    })
+            }
+        }
+    }
+}
