@@ -51,9 +51,8 @@ struct Figure {
     bench: &'static str,
     what: &'static str,
     commands: u64,
-    /// Wall time of the measured path, in seconds with microseconds, as a JSON number (a
-    /// measurement printed for people and scripts, never an input to rules).
-    seconds: f64,
+    /// Wall time of the measured path, in seconds with microseconds, as a JSON number.
+    seconds: serde_json::Number,
     per_second: u64,
     /// Complete games, when the line measures whole games.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -112,7 +111,10 @@ fn figure(
         bench,
         what,
         commands,
-        seconds: took.as_micros() as f64 / 1e6,
+        // Written as the decimal text of whole seconds and microseconds, parsed as a JSON
+        // number: no float arithmetic anywhere in the workspace (clippy's float_arithmetic).
+        seconds: serde_json::from_str(&format!("{}.{:06}", took.as_secs(), took.subsec_micros()))
+            .unwrap_or_else(|_| serde_json::Number::from(took.as_secs())),
         per_second: rate(commands, took),
         games: None,
         games_per_second: None,
