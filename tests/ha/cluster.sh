@@ -140,6 +140,13 @@ postgresql:
       password: replicator
   parameters:
     unix_socket_directories: $HA_DIR/$node
+  # Written by Patroni at every start, not only by initdb (the bootstrap list above): a node
+  # whose data directory was rewound during a failover once came back with an empty
+  # pg_hba.conf, could not start as the sync standby, and the next failover stalled past 60 s.
+  pg_hba:
+    - local all all trust
+    - host all all 127.0.0.1/32 trust
+    - host replication all 127.0.0.1/32 trust
   remove_data_directory_on_rewind_failure: true
   remove_data_directory_on_diverged_timelines: true
 EOF
