@@ -72,6 +72,7 @@ pub fn documents() -> Vec<SchemaDocument> {
     entries.extend_from_slice(turnstile_effects::SCHEMAS);
     entries.extend_from_slice(turnstile_duel::SCHEMAS);
     entries.extend_from_slice(turnstile_clover::SCHEMAS);
+    entries.extend_from_slice(turnstile_pig::SCHEMAS);
     entries.push(SchemaEntry::of::<BundleManifestSchema>("bundle-manifest"));
     entries.push(SchemaEntry::of::<TurnConfigSchema>("turn-config"));
     entries.push(SchemaEntry::of::<TurnRulesSchema>("turn-rules"));
@@ -98,6 +99,8 @@ pub fn schema_of(game: &str, path: &str) -> Option<&'static str> {
         ("duel", "decks.json") => Some("duel-deck"),
         ("duel", _) if path.starts_with("phases/") => Some("phase-sequence"),
         ("duel", _) if path.starts_with("effects/") => Some("effect-row"),
+        ("pig", "rules.json") => Some("pig-rules"),
+        ("pig", _) if path.starts_with("phases/") => Some("phase-sequence"),
         ("clover", "catalog.tsv") => Some("clover-catalog"),
         ("clover", "run.json") => Some("clover-run"),
         ("clover", _) if name.ends_with(".tsv") => Some("effect-row"),

@@ -32,8 +32,10 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod game;
 mod rules;
 
+pub use game::LifecycleGame;
 pub use rules::{LifecycleProblem, LifecycleRules};
 
 use serde::{Deserialize, Serialize};

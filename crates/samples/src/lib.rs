@@ -1,4 +1,4 @@
-//! The sample games — Sokoban, Connect Four, Tic-Tac-Toe, Nim, Duel and clover — registered the way
+//! The sample games — Sokoban, Connect Four, Tic-Tac-Toe, Nim, Pig, Duel and clover — registered the way
 //! a server serves them: each with its shipped content, its default config, its bots and its
 //! system actions (Timeout and ClockResumed for the timed games, Resign where the game has
 //! one). `turnstile serve`, every other command of the binary and the server's tests take their
@@ -16,6 +16,7 @@ use turnstile_clover::{Clover, CloverAction, CloverConfig, CloverContent};
 use turnstile_connect4::ConnectFourRules;
 use turnstile_duel::{Duel, DuelAction, DuelConfig};
 use turnstile_kit::{Action, Kit, KitGame, KitState, MatchConfig, Rules};
+use turnstile_lifecycle::LifecycleGame;
 use turnstile_mnk::{Mnk, MnkGame, Searchable};
 use turnstile_runtime::GameRegistration;
 use turnstile_sokoban::{Sokoban, SokobanAction, SokobanConfig, SokobanContent};
@@ -32,6 +33,7 @@ pub fn registry() -> GameRegistry {
     register_duel(&mut registry);
     register_clover(&mut registry);
     register_kit_game::<turnstile_nim::Nim>(&mut registry);
+    register_lifecycle_game::<turnstile_pig::Pig>(&mut registry);
     registry
 }
 
@@ -94,6 +96,23 @@ pub fn register_kit_game<G: KitGame>(registry: &mut GameRegistry) -> GameRegistr
             takeover_tick,
         })
         .with_resign(|_| Action::Resign)
+}
+
+/// Registers a game on the match lifecycle (`turnstile_lifecycle::LifecycleGame`) in one call:
+/// its shipped content, default config and listing, the system Timeout and ClockResumed,
+/// Resign, and (from the runtime) the `random` bot. The registration is returned to add the
+/// game's own bots.
+pub fn register_lifecycle_game<G: LifecycleGame>(
+    registry: &mut GameRegistry,
+) -> GameRegistration<'_, G> {
+    registry
+        .register::<G>()
+        .with_content(G::bundled_source())
+        .with_default_config(G::default_config())
+        .with_config_options(G::config_options)
+        .with_timeout(G::turn_index, G::timeout)
+        .with_clock_resumed(G::clock_resumed)
+        .with_resign(G::resign)
 }
 
 /// The strong bot of an m,n,k-game (`turnstile_mnk::StrongBot`'s policy) seated as a runtime
@@ -285,7 +304,15 @@ mod tests {
         let registry = registry();
         assert_eq!(
             registry.ids(),
-            ["clover", "connect4", "duel", "nim", "sokoban", "tictactoe"]
+            [
+                "clover",
+                "connect4",
+                "duel",
+                "nim",
+                "pig",
+                "sokoban",
+                "tictactoe"
+            ]
         );
         for id in registry.ids() {
             let game = registry.get(id).unwrap();
@@ -297,7 +324,7 @@ mod tests {
     #[test]
     fn the_timed_games_have_timeouts_and_clock_resumed() {
         let registry = registry();
-        for id in ["connect4", "nim", "tictactoe"] {
+        for id in ["connect4", "duel", "nim", "pig", "tictactoe"] {
             let d = registry.get(id).unwrap().describe();
             assert!(d.timeouts && d.clock_resumed, "{id}");
         }
