@@ -347,3 +347,47 @@ fn a_preview_never_shows_the_die_or_what_follows_from_it() {
         .unwrap();
     assert_eq!(serde_json::to_value(&preview.view).unwrap()["toMove"], 1);
 }
+
+#[test]
+fn content_problems_are_all_reported_at_their_pointers() {
+    let mut source = turnstile_pig::content::bundled_source();
+    let mut rules: serde_json::Value =
+        serde_json::from_str(source.text("rules.json").unwrap()).unwrap();
+    rules["target"] = 0.into();
+    rules["dieFaces"] = 1.into();
+    rules["lifecycle"]["initiative"] = "owner.health".into();
+    rules["lifecycle"]["endRoundEffects"] = serde_json::json!(["fireworks"]);
+    source.insert("rules.json", rules.to_string().into_bytes());
+    let phases = source
+        .text("phases/pig.json")
+        .unwrap()
+        .replace("\"bank-turn-total\"", "\"bank-twice\"");
+    source.insert("phases/pig.json", phases.into_bytes());
+    let problems = turnstile_pig::content::load(&source).unwrap_err();
+    let found: Vec<String> = problems
+        .iter()
+        .map(|p| format!("{} {:?} {}", p.file, p.at, p.code))
+        .collect();
+    for (file, pointer, code) in [
+        ("rules.json", "/target", "bad_rule_value"),
+        ("rules.json", "/dieFaces", "bad_rule_value"),
+        ("rules.json", "/lifecycle/initiative", "bad_initiative"),
+        (
+            "rules.json",
+            "/lifecycle/endRoundEffects/0",
+            "unknown_effect",
+        ),
+        (
+            "phases/pig.json",
+            "/phases/4/entryEffects/0",
+            "unknown_effect",
+        ),
+    ] {
+        assert!(
+            found
+                .iter()
+                .any(|f| f.starts_with(file) && f.contains(pointer) && f.ends_with(code)),
+            "{file}#{pointer} ({code}) in {found:#?}"
+        );
+    }
+}
