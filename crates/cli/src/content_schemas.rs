@@ -65,47 +65,47 @@ pub struct TurnRulesSchema {
     pub turn_configs: std::collections::BTreeMap<String, TurnConfigSchema>,
 }
 
-/// Every published schema document, in a fixed order: the engine's effect row, then each
-/// game's content types.
+/// Every published schema document, in a fixed order: the engine's (effect rows, the bundle
+/// manifest, turn configs), then each registered game's, by game id. A game brings its schemas
+/// with its registration (`turnstile_runtime::ContentSchemas`), so this list names no game; a
+/// name two sources publish is written once, from the first.
 pub fn documents() -> Vec<SchemaDocument> {
     let mut entries = Vec::new();
     entries.extend_from_slice(turnstile_effects::SCHEMAS);
-    entries.extend_from_slice(turnstile_duel::SCHEMAS);
-    entries.extend_from_slice(turnstile_clover::SCHEMAS);
-    entries.extend_from_slice(turnstile_pig::SCHEMAS);
     entries.push(SchemaEntry::of::<BundleManifestSchema>("bundle-manifest"));
     entries.push(SchemaEntry::of::<TurnConfigSchema>("turn-config"));
     entries.push(SchemaEntry::of::<TurnRulesSchema>("turn-rules"));
-    schema_documents(&entries)
+    let mut documents = schema_documents(&entries);
+    let registry = turnstile_samples::registry();
+    for id in registry.ids() {
+        let Some(schemas) = registry.get(id).and_then(|g| g.content_schemas()) else {
+            continue;
+        };
+        for (name, schema) in schemas.documents() {
+            if !documents.iter().any(|d| d.name == name) {
+                documents.push(SchemaDocument { name, schema });
+            }
+        }
+    }
+    documents
 }
 
 /// Which published schema each content file of a game's bundle follows, by the file's path
-/// under `games/<game>/content/`: `None` for a file that is not JSON or a sheet (Sokoban's
-/// XSB levels, credits). The staleness test walks every game's content folder through this,
-/// so a new content file without a schema fails it.
+/// under `games/<game>/content/`: what the game's registration says, else the engine's
+/// manifest schema for `bundle.json`, else `None` (Sokoban's XSB levels, credits). The
+/// staleness test walks every game's content folder through this, so a new content file
+/// without a schema fails it.
 #[allow(
     dead_code,
     reason = "read by tests/schemas.rs, which compiles this file as a module of its own"
 )]
 pub fn schema_of(game: &str, path: &str) -> Option<&'static str> {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    match (game, name) {
-        (_, "bundle.json") if game == "clover" => Some("clover-bundle"),
-        (_, "bundle.json") => Some("bundle-manifest"),
-        ("connect4" | "tictactoe", "rules.json") => Some("turn-rules"),
-        ("duel", "rules.json") => Some("duel-rules"),
-        ("duel", "cards.tsv") if !path.contains('/') => Some("duel-card"),
-        ("duel", "statuses.json") => Some("duel-status"),
-        ("duel", "decks.json") => Some("duel-deck"),
-        ("duel", _) if path.starts_with("phases/") => Some("phase-sequence"),
-        ("duel", _) if path.starts_with("effects/") => Some("effect-row"),
-        ("pig", "rules.json") => Some("pig-rules"),
-        ("pig", _) if path.starts_with("phases/") => Some("phase-sequence"),
-        ("clover", "catalog.tsv") => Some("clover-catalog"),
-        ("clover", "run.json") => Some("clover-run"),
-        ("clover", _) if name.ends_with(".tsv") => Some("effect-row"),
-        _ => None,
-    }
+    let registry = turnstile_samples::registry();
+    registry
+        .get(game)
+        .and_then(|g| g.content_schemas())
+        .and_then(|schemas| schemas.file(path))
+        .or_else(|| (path == "bundle.json").then_some("bundle-manifest"))
 }
 
 /// The folder the documents are committed in, relative to the workspace root.

@@ -1,7 +1,7 @@
 //! What a game on the match lifecycle tells the registry, so that it registers with one call
 //! (`register_lifecycle_game::<G>` in `crates/samples`): its shipped content, its default
 //! config and listing, and how to build the actions the server submits itself — the system
-//! Timeout and ClockResumed, and Resign. The game crate implements it without knowing the
+//! Timeout and ClockResumed, and Resign — and the JSON Schemas of its content files. The game crate implements it without knowing the
 //! runtime; the registry wires the rest (the `random` bot, timers, replay verification).
 
 use turnstile_core::{BundleSource, Game, Seat, Tick};
@@ -22,4 +22,15 @@ pub trait LifecycleGame: Game {
     fn clock_resumed(last_heartbeat_tick: Tick, takeover_tick: Tick) -> Self::Action;
     /// `seat` resigns.
     fn resign(seat: Seat) -> Self::Action;
+    /// The JSON Schema documents of the game's content files, `(name, schema)`, the name being
+    /// the file stem under `docs/schemas/` (unique across games). None by default.
+    fn content_schemas() -> Vec<(String, serde_json::Value)> {
+        Vec::new()
+    }
+    /// Which of those schemas a content file follows, by its path under the bundle's root;
+    /// `None` for a file with no schema of the game's own (a plain `bundle.json` manifest).
+    fn content_schema_of(path: &str) -> Option<&'static str> {
+        let _ = path;
+        None
+    }
 }

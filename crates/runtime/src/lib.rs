@@ -33,7 +33,7 @@ pub use matches::{
     sealed_events, state_fingerprint, Accepted, LogEntry, Match, MatchError, MatchSpec, SeatKind,
     SeatSpec, Snapshot, DEFAULT_TICK_RATE,
 };
-pub use registry::{GameRegistration, GameRegistry, RegisteredGame};
+pub use registry::{ContentSchemas, GameRegistration, GameRegistry, RegisteredGame};
 pub use replay::{
     canonical_value, verify, verify_redacted, Divergence, RedactedReport, ReplayEntry, ReplayError,
     ReplayFile, VerifyReport, REPLAY_FORMAT,

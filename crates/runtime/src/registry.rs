@@ -45,6 +45,8 @@ pub trait RegisteredGame: Send + Sync {
     fn builtin_content(&self) -> Option<Result<CompiledBundle, Vec<ContentProblem>>>;
     /// The files of the content bundle the game ships with, if it was registered with one.
     fn builtin_source(&self) -> Option<&BundleSource>;
+    /// The JSON Schemas of the game's content files, if it was registered with them.
+    fn content_schemas(&self) -> Option<&ContentSchemas>;
     /// Loads and validates source files into a bundle and its stored form.
     fn compile_content(&self, source: &BundleSource)
         -> Result<CompiledBundle, Vec<ContentProblem>>;
@@ -79,6 +81,47 @@ pub trait RegisteredGame: Send + Sync {
 struct Registered<G: Game> {
     hooks: Arc<GameHooks<G>>,
     builtin: Option<BundleSource>,
+    schemas: Option<ContentSchemas>,
+}
+
+/// The JSON Schemas a game publishes for its content files, and which one each file follows.
+///
+/// `turnstile content schema` writes every registered game's documents into `docs/schemas/`,
+/// and its staleness test walks every game's content folder through [`ContentSchemas::file`],
+/// so a game brings its schemas with its registration and no shared list names it.
+pub struct ContentSchemas {
+    documents: SchemaDocuments,
+    file: fn(&str) -> Option<&'static str>,
+}
+
+/// `() → [(name, schema)]`: a game's schema documents, generated on demand.
+type SchemaDocuments = Box<dyn Fn() -> Vec<(String, Value)> + Send + Sync>;
+
+impl ContentSchemas {
+    /// `documents()` lists the game's schema documents as `(name, schema)`, the name being the
+    /// file stem under `docs/schemas/` (unique across games); `file(path)` names the schema a
+    /// content file follows, by its path under the bundle's root (`phases/main.json`), or
+    /// `None` for a file that has none of its own (a level file; a `bundle.json` that is a plain
+    /// manifest).
+    pub fn new<D>(documents: D, file: fn(&str) -> Option<&'static str>) -> Self
+    where
+        D: Fn() -> Vec<(String, Value)> + Send + Sync + 'static,
+    {
+        ContentSchemas {
+            documents: Box::new(documents),
+            file,
+        }
+    }
+
+    /// The game's schema documents, `(name, schema)`, in the game's order.
+    pub fn documents(&self) -> Vec<(String, Value)> {
+        (self.documents)()
+    }
+
+    /// The schema a content file follows, by its path under the bundle's root.
+    pub fn file(&self, path: &str) -> Option<&'static str> {
+        (self.file)(path)
+    }
 }
 
 impl<G: Game> RegisteredGame for Registered<G> {
@@ -109,6 +152,10 @@ impl<G: Game> RegisteredGame for Registered<G> {
 
     fn builtin_source(&self) -> Option<&BundleSource> {
         self.builtin.as_ref()
+    }
+
+    fn content_schemas(&self) -> Option<&ContentSchemas> {
+        self.schemas.as_ref()
     }
 
     fn compile_content(
@@ -202,6 +249,7 @@ impl GameRegistry {
             registry: self,
             hooks: Some(GameHooks::default()),
             builtin: None,
+            schemas: None,
         }
     }
 
@@ -258,6 +306,7 @@ pub struct GameRegistration<'r, G: Game> {
     registry: &'r mut GameRegistry,
     hooks: Option<GameHooks<G>>,
     builtin: Option<BundleSource>,
+    schemas: Option<ContentSchemas>,
 }
 
 impl<G: Game> GameRegistration<'_, G> {
@@ -336,6 +385,12 @@ impl<G: Game> GameRegistration<'_, G> {
         self.builtin = Some(source);
         self
     }
+
+    /// The JSON Schemas of the game's content files (see [`ContentSchemas`]).
+    pub fn with_content_schemas(mut self, schemas: ContentSchemas) -> Self {
+        self.schemas = Some(schemas);
+        self
+    }
 }
 
 impl<G: Game> Drop for GameRegistration<'_, G> {
@@ -346,6 +401,7 @@ impl<G: Game> Drop for GameRegistration<'_, G> {
             Box::new(Registered::<G> {
                 hooks: Arc::new(hooks),
                 builtin: self.builtin.take(),
+                schemas: self.schemas.take(),
             }),
         );
     }

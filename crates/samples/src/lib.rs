@@ -18,7 +18,7 @@ use turnstile_duel::{Duel, DuelAction, DuelConfig};
 use turnstile_kit::{Action, Kit, KitGame, KitState, MatchConfig, Rules};
 use turnstile_lifecycle::LifecycleGame;
 use turnstile_mnk::{Mnk, MnkGame, Searchable};
-use turnstile_runtime::GameRegistration;
+use turnstile_runtime::{ContentSchemas, GameRegistration};
 use turnstile_sokoban::{Sokoban, SokobanAction, SokobanConfig, SokobanContent};
 use turnstile_tictactoe::TicTacToeRules;
 
@@ -96,6 +96,10 @@ pub fn register_kit_game<G: KitGame>(registry: &mut GameRegistry) -> GameRegistr
             takeover_tick,
         })
         .with_resign(|_| Action::Resign)
+        // A kit game's `rules.json` holds its turn configs, in the engine's own schema.
+        .with_content_schemas(ContentSchemas::new(Vec::new, |path| {
+            (path == "rules.json").then_some("turn-rules")
+        }))
 }
 
 /// Registers a game on the match lifecycle (`turnstile_lifecycle::LifecycleGame`) in one call:
@@ -113,6 +117,10 @@ pub fn register_lifecycle_game<G: LifecycleGame>(
         .with_timeout(G::turn_index, G::timeout)
         .with_clock_resumed(G::clock_resumed)
         .with_resign(G::resign)
+        .with_content_schemas(ContentSchemas::new(
+            G::content_schemas,
+            G::content_schema_of,
+        ))
 }
 
 /// The strong bot of an m,n,k-game (`turnstile_mnk::StrongBot`'s policy) seated as a runtime
@@ -205,7 +213,11 @@ pub fn register_duel(registry: &mut GameRegistry) {
                 takeover_tick,
             },
         )
-        .with_resign(|_| DuelAction::Resign);
+        .with_resign(|_| DuelAction::Resign)
+        .with_content_schemas(ContentSchemas::new(
+            || turnstile_sheets::named_schemas(turnstile_duel::SCHEMAS),
+            turnstile_duel::content_schema_of,
+        ));
 }
 
 /// clover's greedy run player, registered as `greedy`: the game's own policy
@@ -237,7 +249,11 @@ pub fn register_clover(registry: &mut GameRegistry) {
         .with_resign(|_| CloverAction::Resign)
         .with_bot("greedy", |_seed, _seat| -> BotResult<Clover> {
             Ok(Box::new(GreedyCloverBot))
-        });
+        })
+        .with_content_schemas(ContentSchemas::new(
+            || turnstile_sheets::named_schemas(turnstile_clover::SCHEMAS),
+            turnstile_clover::content_schema_of,
+        ));
 }
 
 /// Sokoban's hint for a seat's view (what `POST /api/v1/matches/{id}/hint` answers): the

@@ -75,8 +75,8 @@ use turnstile_core::{BundleSource, Location};
 pub use error::{Names, SheetError};
 pub use located::{Loaded, Located, RowOrigin, RowPlace};
 pub use schema::{
-    root_schema, schema_documents, ChanceSchema, FixedSchema, FormulaSchema, SchemaDocument,
-    SchemaEntry, CHANCE_FORMAT, FIXED_FORMAT,
+    named_schemas, root_schema, schema_documents, ChanceSchema, FixedSchema, FormulaSchema,
+    SchemaDocument, SchemaEntry, CHANCE_FORMAT, FIXED_FORMAT,
 };
 
 /// The format of a rows file, told by its name.

@@ -168,3 +168,15 @@ impl SchemaDocument {
 pub fn schema_documents(entries: &[SchemaEntry]) -> Vec<SchemaDocument> {
     entries.iter().map(SchemaEntry::document).collect()
 }
+
+/// The same documents as `(name, schema)` pairs: the form a game's registration hands the
+/// registry (`turnstile_runtime::ContentSchemas`), which knows no schema types.
+pub fn named_schemas(entries: &[SchemaEntry]) -> Vec<(String, Value)> {
+    entries
+        .iter()
+        .map(|entry| {
+            let document = entry.document();
+            (document.name, document.schema)
+        })
+        .collect()
+}

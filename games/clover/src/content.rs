@@ -91,6 +91,19 @@ pub const SCHEMAS: &[turnstile_sheets::SchemaEntry] = &[
     turnstile_sheets::SchemaEntry::of::<CloverManifest>("clover-bundle"),
 ];
 
+/// Which schema a file of clover's bundle follows, by its path under `content/`: the catalog,
+/// the run file and the manifest have [`SCHEMAS`] of their own; every other sheet holds effect
+/// rows (the engine's `effect-row`).
+pub fn content_schema_of(path: &str) -> Option<&'static str> {
+    match path {
+        "bundle.json" => Some("clover-bundle"),
+        "catalog.tsv" => Some("clover-catalog"),
+        "run.json" => Some("clover-run"),
+        _ if path.ends_with(".tsv") => Some("effect-row"),
+        _ => None,
+    }
+}
+
 /// The files of the shipped bundle, by their paths inside `content/` (which `bundle.json`
 /// lists too).
 pub const EFFECT_FILES: &[(&str, &str)] = &[

@@ -28,7 +28,9 @@ pub mod score;
 pub mod state;
 pub mod vocabulary;
 
-pub use content::{content_report, CloverManifest, Content, ContentReport, SCHEMAS};
+pub use content::{
+    content_report, content_schema_of, CloverManifest, Content, ContentReport, SCHEMAS,
+};
 pub use game::{bot_action, Clover, CloverAction, CloverConfig, CloverContent, CloverState};
 pub use score::{score_hand, ScoreError, ScoreReceipt};
 pub use state::{Joker, RunState};

@@ -78,6 +78,21 @@ pub const SCHEMAS: &[turnstile_sheets::SchemaEntry] = &[
     turnstile_sheets::SchemaEntry::of::<schema::PhaseSequenceSchema>("phase-sequence"),
 ];
 
+/// Which of [`SCHEMAS`] a file of Duel's bundle follows, by its path under `content/` (the
+/// effect rows under `effects/` follow the engine's `effect-row`; `bundle.json` is a plain
+/// manifest, which the engine's own schema covers).
+pub fn content_schema_of(path: &str) -> Option<&'static str> {
+    match path {
+        "rules.json" => Some("duel-rules"),
+        "cards.tsv" => Some("duel-card"),
+        "statuses.json" => Some("duel-status"),
+        "decks.json" => Some("duel-deck"),
+        _ if path.starts_with("phases/") => Some("phase-sequence"),
+        _ if path.starts_with("effects/") => Some("effect-row"),
+        _ => None,
+    }
+}
+
 /// A match's configuration.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]

@@ -281,6 +281,18 @@ impl LifecycleGame for Pig {
     fn resign(_: Seat) -> PigAction {
         PigAction::Resign
     }
+
+    fn content_schemas() -> Vec<(String, serde_json::Value)> {
+        turnstile_sheets::named_schemas(SCHEMAS)
+    }
+
+    fn content_schema_of(path: &str) -> Option<&'static str> {
+        match path {
+            "rules.json" => Some("pig-rules"),
+            _ if path.starts_with("phases/") => Some("phase-sequence"),
+            _ => None,
+        }
+    }
 }
 
 impl Game for Pig {
