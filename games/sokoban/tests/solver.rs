@@ -98,6 +98,29 @@ fn goal_macros_fill_a_goal_room_in_order() {
     );
 }
 
+/// A one-wide tunnel: a box pushed into it goes on to its end (or a goal) in one move. Both
+/// boxes must travel twelve cells down the tunnel; with tunnel macros that is a handful of
+/// nodes, while one push per node needs more than twenty.
+#[test]
+fn tunnel_macros_push_a_box_through_a_tunnel_in_one_move() {
+    let level = tiny("; tunnel\n#################\n#@$$          ..#\n#################\n");
+    let start = solver::start_position(&level);
+    let outcome = solver::solve(&level, &start, &options(8)).unwrap();
+    let solution = outcome.solution().expect("solved within 8 nodes");
+    assert_eq!(solution.pushes, 24);
+    assert_eq!(
+        replay(&level, &solution.lurd),
+        (solution.moves, solution.pushes, true)
+    );
+    // Push-optimal search uses no macros: it needs a node per push.
+    let optimal = SolveOptions {
+        optimal: Some(Optimality::Pushes),
+        ..options(8)
+    };
+    let outcome = solver::solve(&level, &start, &optimal).unwrap();
+    assert_eq!(outcome.result, Err(NotSolvedReason::NodeBudget));
+}
+
 fn tiny(rows: &str) -> Level {
     parse_collection(rows, "tiny.xsb").levels.remove(0).unwrap()
 }
