@@ -175,3 +175,149 @@ impl CorralDeadlocks {
         true
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::parse_collection;
+    use crate::solver::corral::Corrals;
+
+    /// Whether any push sequence puts every box on a goal: a plain breadth-first search over
+    /// every position (dead squares pruned, nothing else), `None` when it needs more than
+    /// `budget` positions.
+    fn solvable(graph: &CellGraph, boxes: &[u16], player: u16, budget: usize) -> Option<bool> {
+        let mut check = CorralDeadlocks {
+            occupied: vec![false; graph.len()],
+            seen: vec![0; graph.len()],
+            ..CorralDeadlocks::default()
+        };
+        let mut sorted = boxes.to_vec();
+        sorted.sort_unstable();
+        let start = check.state(graph, &sorted, player);
+        let count = sorted.len();
+        let mut visited = BTreeSet::from([start.clone()]);
+        let mut queue = VecDeque::from([start]);
+        while let Some(state) = queue.pop_front() {
+            let (boxes, player) = (&state[..count], state[count]);
+            if boxes.iter().all(|&b| graph.goal[usize::from(b)]) {
+                return Some(true);
+            }
+            for &b in boxes {
+                check.occupied[usize::from(b)] = true;
+            }
+            check.reach(graph, player);
+            let mark = check.mark;
+            let mut children = Vec::new();
+            for (k, &b) in boxes.iter().enumerate() {
+                for d in 0..graph.dirs {
+                    let behind = graph.next(b, usize::from(graph.opposite[d]));
+                    let to = graph.next(b, d);
+                    if behind == NONE || to == NONE || check.seen[usize::from(behind)] != mark {
+                        continue;
+                    }
+                    if check.occupied[usize::from(to)] || graph.dead[usize::from(to)] {
+                        continue;
+                    }
+                    let mut child = boxes.to_vec();
+                    child[k] = to;
+                    child.sort_unstable();
+                    children.push((child, b));
+                }
+            }
+            for &b in boxes {
+                check.occupied[usize::from(b)] = false;
+            }
+            for (child, player) in children {
+                let child = check.state(graph, &child, player);
+                if visited.insert(child.clone()) {
+                    queue.push_back(child);
+                }
+            }
+            if visited.len() > budget {
+                return None;
+            }
+        }
+        Some(false)
+    }
+
+    /// On random positions of small Microban levels, every corral the check calls dead is
+    /// unsolvable by a plain exhaustive search (soundness), and the check does find some.
+    #[test]
+    fn corrals_called_dead_are_unsolvable() {
+        let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../../shared/data/sokoban/microban.xsb");
+        let path = if path.exists() {
+            path
+        } else {
+            std::path::PathBuf::from("/work/shared/data/sokoban/microban.xsb")
+        };
+        let text = std::fs::read_to_string(path).unwrap();
+        let levels = parse_collection(&text, "microban.xsb").levels;
+        let mut seed = 0x1234_5678_u64;
+        let mut random = |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        let (mut dead, mut proven) = (0, 0);
+        for level in levels.iter().take(30).flatten() {
+            let graph = CellGraph::square(level, level.player());
+            let live: Vec<u16> = (0..graph.len() as u16)
+                .filter(|&c| !graph.dead[usize::from(c)])
+                .collect();
+            let count = level.boxes().len();
+            if count > 4 || live.len() < count + 1 {
+                continue;
+            }
+            for _ in 0..300 {
+                let mut boxes: Vec<u16> = Vec::new();
+                while boxes.len() < count {
+                    let c = live[random(live.len())];
+                    if !boxes.contains(&c) {
+                        boxes.push(c);
+                    }
+                }
+                boxes.sort_unstable();
+                let free: Vec<u16> = (0..graph.len() as u16)
+                    .filter(|c| !boxes.contains(c))
+                    .collect();
+                let player = free[random(free.len())];
+                let mut occupied = vec![false; graph.len()];
+                for &b in &boxes {
+                    occupied[usize::from(b)] = true;
+                }
+                let mut check = CorralDeadlocks::default();
+                check.occupied = vec![false; graph.len()];
+                check.seen = vec![0; graph.len()];
+                let mut corrals = Corrals::default();
+                for &b in &boxes {
+                    check.occupied[usize::from(b)] = true;
+                }
+                let region: Vec<u16> = check.reach(&graph, player).to_vec();
+                for &b in &boxes {
+                    check.occupied[usize::from(b)] = false;
+                }
+                let mut reachable = vec![false; graph.len()];
+                for &c in &region {
+                    reachable[usize::from(c)] = true;
+                }
+                let Some(corral) =
+                    corrals.fence(&graph, &occupied, &|c| reachable[usize::from(c)])
+                else {
+                    continue;
+                };
+                if !check.dead(&graph, &corral.boxes, player, &|c| corrals.holds(&corral, c)) {
+                    continue;
+                }
+                dead += 1;
+                match solvable(&graph, &boxes, player, 200_000) {
+                    Some(true) => panic!("a solvable position was called dead: {boxes:?}"),
+                    Some(false) => proven += 1,
+                    None => {}
+                }
+            }
+        }
+        assert!(proven >= 5, "{proven} of {dead} dead corrals proven");
+    }
+}
