@@ -94,7 +94,9 @@ impl CorralDeadlocks {
             head += 1;
             for d in 0..graph.dirs {
                 let n = graph.next(c, d);
-                if n != NONE && !self.occupied[usize::from(n)] && self.seen[usize::from(n)] != self.mark
+                if n != NONE
+                    && !self.occupied[usize::from(n)]
+                    && self.seen[usize::from(n)] != self.mark
                 {
                     self.seen[usize::from(n)] = self.mark;
                     self.queue.push(n);
@@ -302,12 +304,13 @@ mod tests {
                 for &c in &region {
                     reachable[usize::from(c)] = true;
                 }
-                let Some(corral) =
-                    corrals.fence(&graph, &occupied, &|c| reachable[usize::from(c)])
+                let Some(corral) = corrals.fence(&graph, &occupied, &|c| reachable[usize::from(c)])
                 else {
                     continue;
                 };
-                if !check.dead(&graph, &corral.boxes, player, &|c| corrals.holds(&corral, c)) {
+                if !check.dead(&graph, &corral.boxes, player, &|c| {
+                    corrals.holds(&corral, c)
+                }) {
                     continue;
                 }
                 dead += 1;
