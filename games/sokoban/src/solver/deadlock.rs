@@ -289,9 +289,11 @@ mod tests {
                 for &b in &boxes {
                     occupied[usize::from(b)] = true;
                 }
-                let mut check = CorralDeadlocks::default();
-                check.occupied = vec![false; graph.len()];
-                check.seen = vec![0; graph.len()];
+                let mut check = CorralDeadlocks {
+                    occupied: vec![false; graph.len()],
+                    seen: vec![0; graph.len()],
+                    ..CorralDeadlocks::default()
+                };
                 let mut corrals = Corrals::default();
                 for &b in &boxes {
                     check.occupied[usize::from(b)] = true;
