@@ -2,8 +2,11 @@
 //! the machine's speed and load (the search is deterministic on one thread).
 //!
 //! ```sh
-//! cargo run --release -p turnstile-sokoban --example strength -- FILE.xsb NODES [FIRST-LAST]
+//! cargo run --release -p turnstile-sokoban --example strength -- FILE.xsb NODES [FIRST-LAST] [THREADS]
 //! ```
+//!
+//! `THREADS` (default 1) runs the portfolio of `SolveOptions::threads`, each search with the
+//! whole node budget: a level counts as solved when any of them solves it within `NODES`.
 //!
 //! Prints one line per level (solved or not, pushes, nodes) and a total; `bench/solver/run.sh`
 //! gives the wall-clock table of docs/sokoban-solver.md, this gives the load-free one.
@@ -16,13 +19,14 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     let (Some(file), Some(nodes)) = (args.get(1), args.get(2).and_then(|n| n.parse::<u64>().ok()))
     else {
-        eprintln!("usage: strength FILE.xsb NODES [FIRST-LAST]");
+        eprintln!("usage: strength FILE.xsb NODES [FIRST-LAST] [THREADS]");
         return ExitCode::from(2);
     };
     let range = args.get(3).and_then(|r| {
         let (a, b) = r.split_once('-')?;
         Some((a.parse::<usize>().ok()?, b.parse::<usize>().ok()?))
     });
+    let threads = args.get(4).and_then(|t| t.parse::<u32>().ok()).unwrap_or(1);
     let text = match std::fs::read_to_string(file) {
         Ok(text) => text,
         Err(e) => {
@@ -34,6 +38,7 @@ fn main() -> ExitCode {
     let options = solver::SolveOptions {
         node_budget: nodes,
         memory_limit_bytes: 2 << 30,
+        threads,
         ..solver::SolveOptions::default()
     };
     // A closed stdout (`| head`) ends the run quietly instead of panicking.

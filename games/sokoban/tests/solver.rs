@@ -98,6 +98,36 @@ fn goal_macros_fill_a_goal_room_in_order() {
     );
 }
 
+/// A one-wide tunnel: a box pushed into it goes on to its end (or a goal) in one move. Both
+/// boxes must travel down an eight-cell tunnel (21 pushes); with tunnel macros that is a
+/// handful of nodes, while one push per node needs more than twenty.
+#[test]
+fn tunnel_macros_push_a_box_through_a_tunnel_in_one_move() {
+    let level = tiny(concat!(
+        "; tunnel\n",
+        "#################\n",
+        "#     ###########\n",
+        "#@ $ $        ..#\n",
+        "#     ###########\n",
+        "#################\n",
+    ));
+    let start = solver::start_position(&level);
+    let outcome = solver::solve(&level, &start, &options(10)).unwrap();
+    let solution = outcome.solution().expect("solved within 10 nodes");
+    assert_eq!(solution.pushes, 21);
+    assert_eq!(
+        replay(&level, &solution.lurd),
+        (solution.moves, solution.pushes, true)
+    );
+    // Push-optimal search uses no macros: it needs a node per push.
+    let optimal = SolveOptions {
+        optimal: Some(Optimality::Pushes),
+        ..options(10)
+    };
+    let outcome = solver::solve(&level, &start, &optimal).unwrap();
+    assert_eq!(outcome.result, Err(NotSolvedReason::NodeBudget));
+}
+
 fn tiny(rows: &str) -> Level {
     parse_collection(rows, "tiny.xsb").levels.remove(0).unwrap()
 }

@@ -13,6 +13,17 @@
 
 use super::graph::{CellGraph, NONE};
 
+/// The PI-corral [`Corrals::fence`] picked.
+#[derive(Clone, Debug)]
+pub(crate) struct PiCorral {
+    /// The boxes on its fence: the only ones the search needs to push.
+    pub fence: Vec<u16>,
+    /// Every box of the corral, fence and inside, sorted: the boxes of its deadlock check.
+    pub boxes: Vec<u16>,
+    /// Its number in [`Corrals`]' area map (valid until the next [`Corrals::fence`]).
+    number: u32,
+}
+
 /// Scratch space for [`Corrals::fence`].
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Corrals {
@@ -20,6 +31,7 @@ pub(crate) struct Corrals {
     area: Vec<u32>,
     queue: Vec<u16>,
     fence: Vec<u16>,
+    inner: Vec<u16>,
 }
 
 impl Corrals {
@@ -31,10 +43,10 @@ impl Corrals {
         graph: &CellGraph,
         occupied: &[bool],
         reachable: &dyn Fn(u16) -> bool,
-    ) -> Option<Vec<u16>> {
+    ) -> Option<PiCorral> {
         self.area.clear();
         self.area.resize(graph.len(), 0);
-        let mut best: Option<(usize, Vec<u16>)> = None;
+        let mut best: Option<(usize, PiCorral)> = None;
         let mut number = 0u32;
         for start in 0..graph.len() as u16 {
             let s = usize::from(start);
@@ -45,6 +57,7 @@ impl Corrals {
             // Flood the corral: empty cells, and boxes with no reachable neighbour (inside it).
             self.queue.clear();
             self.fence.clear();
+            self.inner.clear();
             self.queue.push(start);
             self.area[s] = number;
             let mut needs_work = false;
@@ -72,6 +85,7 @@ impl Corrals {
                             }
                             continue;
                         }
+                        self.inner.push(n);
                     } else if reachable(n) {
                         continue;
                     }
@@ -122,9 +136,21 @@ impl Corrals {
                 }
             }
             if pi && pushes > 0 && best.as_ref().is_none_or(|(p, _)| pushes < *p) {
-                best = Some((pushes, self.fence.clone()));
+                let mut boxes: Vec<u16> = self.fence.iter().chain(&self.inner).copied().collect();
+                boxes.sort_unstable();
+                let corral = PiCorral {
+                    fence: self.fence.clone(),
+                    boxes,
+                    number,
+                };
+                best = Some((pushes, corral));
             }
         }
-        best.map(|(_, fence)| fence)
+        best.map(|(_, corral)| corral)
+    }
+
+    /// Whether cell `c` is inside `corral` or on its fence.
+    pub(crate) fn holds(&self, corral: &PiCorral, c: u16) -> bool {
+        self.area[usize::from(c)] == corral.number || corral.fence.contains(&c)
     }
 }

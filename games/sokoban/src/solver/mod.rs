@@ -30,6 +30,7 @@
 //! ```
 
 mod corral;
+mod deadlock;
 mod freeze;
 mod graph;
 mod matching;

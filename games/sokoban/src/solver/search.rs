@@ -13,6 +13,7 @@
 //! (the bytes of its own tables, checked before they grow), or when its cancel flag is raised.
 
 use super::corral::Corrals;
+use super::deadlock::CorralDeadlocks;
 use super::freeze::freeze_deadlock;
 use super::graph::{CellGraph, NONE};
 use super::matching::Matcher;
@@ -124,10 +125,31 @@ struct Search<'g> {
     matcher: Matcher,
     stack: Vec<u16>,
     corrals: Corrals,
+    deadlocks: CorralDeadlocks,
     /// The level's goal rooms, when this search uses goal macros.
     rooms: Option<&'g Rooms>,
-    /// The pushes of each node reached by a goal macro (its `push` says [`MACRO`]).
+    /// The pushes of each node reached by a goal or tunnel macro (its `push` says [`MACRO`]).
     macros: BTreeMap<u32, Vec<Push>>,
+    /// Per cell, when this search uses tunnel macros: bit `d` set when the cell is a one-wide
+    /// tunnel along direction `d`'s axis (every neighbour off that axis is a wall). Empty
+    /// otherwise.
+    tunnel: Vec<u32>,
+}
+
+/// Per cell, bit `d` set when every neighbour of the cell off direction `d`'s axis is a wall:
+/// a box there can only move along that axis, so a box pushed into such a cell is pushed on
+/// (a *tunnel macro*).
+fn tunnel_cells(graph: &CellGraph) -> Vec<u32> {
+    (0..graph.len() as u16)
+        .map(|c| {
+            (0..graph.dirs)
+                .filter(|&d| {
+                    let o = usize::from(graph.opposite[d]);
+                    (0..graph.dirs).all(|e| e == d || e == o || graph.next(c, e) == NONE)
+                })
+                .fold(0u32, |bits, d| bits | 1 << d)
+        })
+        .collect()
 }
 
 /// The direction of a node's push that stands for a goal macro's pushes.
@@ -146,15 +168,24 @@ pub(crate) fn search(
     strategy: Strategy,
     limits: &Limits<'_>,
 ) -> Report {
-    let rooms = if strategy.optimal() {
-        Rooms::default()
+    let (rooms, tunnel) = if strategy.optimal() {
+        (Rooms::default(), Vec::new())
     } else {
-        Rooms::new(graph)
+        (Rooms::new(graph), tunnel_cells(graph))
     };
-    if !rooms.any() {
-        return search_with(graph, boxes, player, strategy, limits, None);
+    let tunnels = tunnel.iter().any(|&bits| bits != 0);
+    if !rooms.any() && !tunnels {
+        return search_with(graph, boxes, player, strategy, limits, None, Vec::new());
     }
-    let first = search_with(graph, boxes, player, strategy, limits, Some(&rooms));
+    let first = search_with(
+        graph,
+        boxes,
+        player,
+        strategy,
+        limits,
+        rooms.any().then_some(&rooms),
+        if tunnels { tunnel } else { Vec::new() },
+    );
     if first.ending != Ending::Exhausted {
         return first;
     }
@@ -162,7 +193,7 @@ pub(crate) fn search(
         nodes: limits.nodes.saturating_sub(first.nodes),
         ..*limits
     };
-    let second = search_with(graph, boxes, player, strategy, &rest, None);
+    let second = search_with(graph, boxes, player, strategy, &rest, None, Vec::new());
     Report {
         nodes: first.nodes + second.nodes,
         stored: first.stored.max(second.stored),
@@ -170,7 +201,8 @@ pub(crate) fn search(
     }
 }
 
-/// One search, with goal rooms or without.
+/// One search, with goal rooms or without, with tunnel macros (`tunnel` from
+/// [`tunnel_cells`]) or without (empty).
 fn search_with(
     graph: &CellGraph,
     boxes: &[u16],
@@ -178,6 +210,7 @@ fn search_with(
     strategy: Strategy,
     limits: &Limits<'_>,
     rooms: Option<&Rooms>,
+    tunnel: Vec<u32>,
 ) -> Report {
     let mut start: Vec<u16> = boxes.to_vec();
     start.sort_unstable();
@@ -205,8 +238,10 @@ fn search_with(
         matcher: Matcher::default(),
         stack: Vec::new(),
         corrals: Corrals::default(),
+        deadlocks: CorralDeadlocks::default(),
         rooms,
         macros: BTreeMap::new(),
+        tunnel,
     };
     let report = |ending, nodes, s: &Search<'_>| Report {
         ending,
@@ -476,8 +511,21 @@ impl Search<'_> {
             let mut corrals = std::mem::take(&mut self.corrals);
             let region = &self.region;
             let fence = corrals.fence(graph, &self.occupied, &|c| region[usize::from(c)] == mark);
+            // A corral whose boxes alone can't be cleared: the node is dead.
+            let dead = fence.as_ref().is_some_and(|corral| {
+                self.deadlocks
+                    .dead(graph, &corral.boxes, self.player[i], &|c| {
+                        corrals.holds(corral, c)
+                    })
+            });
             self.corrals = corrals;
-            fence
+            if dead {
+                for &b in &current {
+                    self.occupied[usize::from(b)] = false;
+                }
+                return Expansion::Done;
+            }
+            fence.map(|corral| corral.fence)
         };
         // The parent's matching, re-used by every child (one box differs).
         if self.matcher.bound(graph, &current).is_none() {
@@ -512,9 +560,34 @@ impl Search<'_> {
                 if behind == NONE || self.region[usize::from(behind)] != mark {
                     continue;
                 }
-                let to = graph.next(b, d);
+                let mut to = graph.next(b, d);
                 if to == NONE || self.occupied[usize::from(to)] || graph.dead[usize::from(to)] {
                     continue;
+                }
+                // Tunnel macro: a box in a one-wide tunnel can only go on or back, so it goes
+                // on, to the tunnel's end (or a goal, or whatever stops it) in one move.
+                let mut path: Vec<Push> = Vec::new();
+                while self
+                    .tunnel
+                    .get(usize::from(to))
+                    .is_some_and(|&bits| bits & 1 << d != 0)
+                    && !graph.goal[usize::from(to)]
+                {
+                    let on = graph.next(to, d);
+                    if on == NONE || self.occupied[usize::from(on)] || graph.dead[usize::from(on)] {
+                        break;
+                    }
+                    if path.is_empty() {
+                        path.push(Push {
+                            from: b,
+                            dir: d as u8,
+                        });
+                    }
+                    path.push(Push {
+                        from: to,
+                        dir: d as u8,
+                    });
+                    to = on;
                 }
                 self.occupied[usize::from(b)] = false;
                 self.occupied[usize::from(to)] = true;
@@ -529,21 +602,23 @@ impl Search<'_> {
                     // Exact players skip normalization, so `walk` is still this node's.
                     u32::from(self.walk[usize::from(behind)]) + 1
                 } else {
-                    1
+                    path.len().max(1) as u32
                 };
+                // After the push the player stands where the box was before its last push.
+                let stands = path.last().map_or(b, |p| p.from);
                 let child_g = g + step;
                 // The child's player: normalized over the child's boxes.
                 for &c in &current {
                     self.occupied[usize::from(c)] = false;
                 }
-                let player = self.normalize(child, b);
+                let player = self.normalize(child, stands);
                 for &c in &current {
                     self.occupied[usize::from(c)] = true;
                 }
                 let hash = self.hash_of(child, player);
                 let push = Push {
                     from: b,
-                    dir: d as u8,
+                    dir: if path.is_empty() { d as u8 } else { MACRO },
                 };
                 // Look the child up before matching it: a position seen before keeps its bound,
                 // so most children (transpositions) cost no matching at all.
@@ -570,6 +645,10 @@ impl Search<'_> {
                         if !self.insert(child, player, i as u32, push, child_g, h) {
                             result = Expansion::OutOfMemory;
                             break 'boxes;
+                        }
+                        if !path.is_empty() {
+                            self.macros
+                                .insert(self.parent.len() as u32 - 1, std::mem::take(&mut path));
                         }
                         if !self.strategy.optimal() && h == 0 {
                             result = Expansion::Solved(self.parent.len() - 1);
