@@ -269,10 +269,24 @@ fn parse(line: &str) -> Parsed {
         "o" | "open" => one(rest).map(|slot| CloverAction::OpenPack { slot }),
         "sell" => one(rest).map(|slot| CloverAction::Sell { slot }),
         "r" | "reroll" if rest.is_empty() => Ok(CloverAction::Reroll),
+        "rb" | "rerollboss" if rest.is_empty() => Ok(CloverAction::RerollBoss),
         "l" | "leave" if rest.is_empty() => Ok(CloverAction::LeaveShop),
         "t" | "take" => one(rest).map(|index| CloverAction::PickPack { index }),
         "x" if rest.is_empty() => Ok(CloverAction::SkipPack),
-        "u" | "use" => one(rest).map(|index| CloverAction::Use { index }),
+        "u" | "use" => match rest.split_first() {
+            Some((first, more)) => one(&[*first]).and_then(|index| {
+                let cards = if more.is_empty() {
+                    Ok(Vec::new())
+                } else {
+                    indices(more)
+                };
+                cards.map(|cards| CloverAction::Use { index, cards })
+            }),
+            None => one(rest).map(|index| CloverAction::Use {
+                index,
+                cards: Vec::new(),
+            }),
+        },
         other => Err(format!("unknown command {other:?}")),
     };
     match action {
@@ -305,7 +319,15 @@ fn describe(action: &CloverAction) -> String {
         CloverAction::Discard { cards } => format!("discard {}", shown(cards)),
         CloverAction::Buy { slot } => format!("buy offer {}", u32::from(*slot) + 1),
         CloverAction::Sell { slot } => format!("sell joker {}", u32::from(*slot) + 1),
-        CloverAction::Use { index } => format!("use consumable {}", u32::from(*index) + 1),
+        CloverAction::Use { index, cards } if cards.is_empty() => {
+            format!("use consumable {}", u32::from(*index) + 1)
+        }
+        CloverAction::Use { index, cards } => format!(
+            "use consumable {} on {}",
+            u32::from(*index) + 1,
+            shown(cards)
+        ),
+        CloverAction::RerollBoss => "reroll the boss".into(),
         CloverAction::Reroll => "reroll".into(),
         CloverAction::OpenPack { slot } => format!("open pack {}", u32::from(*slot) + 1),
         CloverAction::PickPack { index } => format!("take card {}", u32::from(*index) + 1),

@@ -237,6 +237,10 @@ pub fn score_hand(
         keys,
         smeared: rules.smeared,
         all_faces,
+        stake_rules: old.stake_rules,
+        stake_only: false,
+        selected: 0,
+        destroyed_held: Vec::new(),
     };
     let mut steps = Vec::new();
     let Some(hand) = run.scoring.detected.hand else {
@@ -268,7 +272,13 @@ pub fn score_hand(
                 .any(|m| m & crate::state::trigger_bit(trigger) != 0)
     };
     // 2. Before.
-    if jokers_answer(run, &Trigger::Game(CloverTrigger::BeforeScoring)) {
+    let boss_before = run.boss_active
+        && run.boss.as_ref().is_some_and(|b| {
+            content.trigger_masks.get(b).copied().unwrap_or(0)
+                & crate::state::trigger_bit(&Trigger::Game(CloverTrigger::BeforeScoring))
+                != 0
+        });
+    if boss_before || jokers_answer(run, &Trigger::Game(CloverTrigger::BeforeScoring)) {
         fire!(Event::new(Trigger::Game(CloverTrigger::BeforeScoring)).by(seat));
     }
     run.last_hand = Some(hand);
