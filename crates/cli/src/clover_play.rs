@@ -419,6 +419,22 @@ fn render(view: &CloverView, catalog: &Content) -> String {
         view.discards_left,
         deck_counter(view.phase, view.deck_count, view.deck_size)
     ));
+    if view.phase == Phase::SelectBlind {
+        // The ante's blinds, the boss named in advance (and what a reroll of it costs).
+        let blinds: Vec<String> = view
+            .blinds
+            .iter()
+            .map(|b| {
+                let what = b.name.clone().unwrap_or_else(|| format!("{:?}", b.blind));
+                let done = if b.done { ", done" } else { "" };
+                format!("{what} {} chips{done}", b.target)
+            })
+            .collect();
+        let reroll = view
+            .boss_reroll_cost
+            .map_or_else(String::new, |c| format!(" (rb: reroll the boss for ${c})"));
+        s.push_str(&format!("  blinds: {}{reroll}\n", blinds.join(" · ")));
+    }
     s.push_str(&format!(
         "  jokers: {}\n",
         numbered(&view.jokers, |j| {
@@ -499,6 +515,9 @@ fn narrate(event: &CloverEvent, catalog: &Content) -> Option<String> {
     Some(match event {
         CloverEvent::BlindStarted { blind, target } => {
             format!("{blind:?} blind: score {target} chips")
+        }
+        CloverEvent::BossRerolled { boss, money } => {
+            format!("the boss is now {} (${money} left)", name(catalog, boss))
         }
         CloverEvent::BlindSkipped { tag } => {
             format!(

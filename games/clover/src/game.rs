@@ -568,6 +568,7 @@ impl CloverState {
                     .map(|i| self.hand[i])
                     .collect();
                 self.run.hands_left -= 1;
+                self.run.scoring.deck = crate::state::DeckCounts::of(&self.cards, self.deck.len());
                 let streams_before = self.run.streams.clone();
                 let receipt =
                     score_hand(&mut self.run, content, &played, &held, true).map_err(effect)?;
@@ -594,6 +595,8 @@ impl CloverState {
                 });
                 if self.scored >= self.target {
                     let hand = std::mem::take(&mut self.hand);
+                    self.run.scoring.deck =
+                        crate::state::DeckCounts::of(&self.cards, self.deck.len());
                     let boss = self.blind == Blind::Boss;
                     let ante = self.run.ante;
                     run::end_round(&mut self.run, content, self.blind, &hand).map_err(reject)?;
@@ -656,6 +659,10 @@ impl CloverState {
                         )
                         .map_err(effect)?;
                 }
+                // A joker that destroyed itself on a discard leaves now.
+                if self.run.remove_destroyed_jokers() {
+                    run::rebuild(&mut self.run, content).map_err(reject)?;
+                }
                 self.draw();
                 events.push(CloverEvent::Discarded {
                     count: u32::try_from(idx.len()).unwrap_or(0),
@@ -674,11 +681,13 @@ impl CloverState {
                 } else if kind == "voucher" {
                     run::buy_voucher(&mut self.run, content, id).map_err(reject)?;
                 } else {
-                    let cost = content
-                        .catalog
-                        .get(&offer.item)
-                        .map_or(0, |e| i64::from(e.cost));
-                    if self.run.money < cost {
+                    let cost = self.run.price(
+                        content
+                            .catalog
+                            .get(&offer.item)
+                            .map_or(0, |e| i64::from(e.cost)),
+                    );
+                    if self.run.spendable() < cost {
                         return Err(reject(RunError::NotEnoughMoney {
                             cost,
                             money: self.run.money,
@@ -708,8 +717,8 @@ impl CloverState {
                     .catalog
                     .get(&pack)
                     .ok_or_else(|| reject(RunError::NotAvailable(pack.clone())))?;
-                let cost = i64::from(entry.cost);
-                if self.run.money < cost {
+                let cost = self.run.price(i64::from(entry.cost));
+                if self.run.spendable() < cost {
                     return Err(reject(RunError::NotEnoughMoney {
                         cost,
                         money: self.run.money,
@@ -763,6 +772,7 @@ impl CloverState {
                 }
             }
             (Phase::Pack, CloverAction::SkipPack) => {
+                run::skip_pack(&mut self.run, content).map_err(reject)?;
                 self.pack = None;
                 self.phase = Phase::Shop;
                 events.push(CloverEvent::PackClosed);
@@ -1156,10 +1166,7 @@ impl Game for Clover {
             deck_id: r.deck.clone(),
             tags: r.tags.clone(),
             vouchers: r.vouchers.clone(),
-            reroll_cost: r
-                .rule(crate::state::Rule::RerollCost)
-                .max(0)
-                .saturating_add(state.rerolls),
+            reroll_cost: run::reroll_price(r, state.rerolls),
         }
     }
 

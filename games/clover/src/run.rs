@@ -209,6 +209,10 @@ fn resolve(run: &mut RunState, content: &Content, event: Event) -> Result<Vec<St
     run.scoring.keys = key_cache(content, run);
     let mut steps = Vec::new();
     Executor::new(&content.effects, &content.handlers).resolve(run, event, &mut steps)?;
+    // A joker that destroyed itself leaves now; its rules leave with it.
+    if run.remove_destroyed_jokers() {
+        steps.extend(rebuild(run, content)?);
+    }
     Ok(steps)
 }
 
@@ -259,10 +263,12 @@ pub fn joker_price(run: &RunState, content: &Content, id: &str, stickers: Sticke
     if stickers.rental {
         return run.rule(crate::state::Rule::RentalPrice).max(0);
     }
-    content
-        .catalog
-        .get(&format!("joker:{id}"))
-        .map_or(0, |e| i64::from(e.cost))
+    run.price(
+        content
+            .catalog
+            .get(&format!("joker:{id}"))
+            .map_or(0, |e| i64::from(e.cost)),
+    )
 }
 
 /// Buys a joker offered with `stickers` (see [`buy_joker`]).
@@ -276,7 +282,7 @@ pub fn buy_joker_with(
         return Err(RunError::NotAvailable(id.to_owned()));
     }
     let cost = joker_price(run, content, id, stickers);
-    if run.money < cost {
+    if run.spendable() < cost {
         return Err(RunError::NotEnoughMoney {
             cost,
             money: run.money,
@@ -339,8 +345,8 @@ pub fn buy_voucher(run: &mut RunState, content: &Content, id: &str) -> Result<()
         .catalog
         .get(&owner)
         .ok_or_else(|| RunError::NotAvailable(id.to_owned()))?;
-    let cost = i64::from(entry.cost);
-    if run.money < cost {
+    let cost = run.price(i64::from(entry.cost));
+    if run.spendable() < cost {
         return Err(RunError::NotEnoughMoney {
             cost,
             money: run.money,
@@ -494,11 +500,10 @@ pub fn end_round(
         Blind::Boss if showdown => 8,
         Blind::Boss => 5,
     };
-    let interest = if run.rule(crate::state::Rule::Interest) != 0 {
-        (run.money.max(0) / 5).min(run.rule(crate::state::Rule::InterestCap) / 5)
-    } else {
-        0
-    };
+    // `interest` dollars for every $5 held, counted up to the cap's fives.
+    let interest = (run.money.max(0) / 5)
+        .min(run.rule(crate::state::Rule::InterestCap) / 5)
+        .saturating_mul(run.rule(crate::state::Rule::Interest).max(0));
     let unused = run.hands_left.max(0) * run.rule(crate::state::Rule::HandReward).max(0)
         + run.discards_left.max(0) * run.rule(crate::state::Rule::DiscardReward).max(0);
     run.money = run.money.saturating_add(reward + unused + interest);
@@ -617,7 +622,10 @@ pub fn roll_shop(run: &mut RunState, content: &Content) -> Result<Vec<String>, R
         let pool: Vec<String> = content
             .of_kind(kind)
             .filter(|e| kind != "joker" || e.rarity == rarity)
-            .filter(|e| !run.jokers.iter().any(|j| j.id == e.id))
+            .filter(|e| {
+                run.rule(crate::state::Rule::Duplicates) != 0
+                    || !run.jokers.iter().any(|j| j.id == e.id)
+            })
             .map(|e| format!("{}:{}", e.kind, e.id))
             .collect();
         if pool.is_empty() {
@@ -636,18 +644,43 @@ pub fn reroll_shop(
     content: &Content,
     rerolls_so_far: i64,
 ) -> Result<Vec<String>, RunError> {
-    let cost = run
-        .rule(crate::state::Rule::RerollCost)
-        .max(0)
-        .saturating_add(rerolls_so_far);
-    if run.money < cost {
+    let cost = reroll_price(run, rerolls_so_far);
+    if run.spendable() < cost {
         return Err(RunError::NotEnoughMoney {
             cost,
             money: run.money,
         });
     }
     run.money -= cost;
-    roll_shop(run, content)
+    let offers = roll_shop(run, content)?;
+    resolve(
+        run,
+        content,
+        Event::new(Trigger::Game(CloverTrigger::OnReroll)),
+    )?;
+    Ok(offers)
+}
+
+/// A booster pack was closed with picks left (`skipPack`): its `OnPackSkipped` rows.
+pub fn skip_pack(run: &mut RunState, content: &Content) -> Result<(), RunError> {
+    resolve(
+        run,
+        content,
+        Event::new(Trigger::Game(CloverTrigger::OnPackSkipped)),
+    )?;
+    Ok(())
+}
+
+/// What the next reroll of a shop costs after `rerolls_so_far` in it: nothing while the
+/// `free_rerolls` last, then `reroll_cost` plus $1 for each paid reroll before it.
+pub fn reroll_price(run: &RunState, rerolls_so_far: i64) -> i64 {
+    let free = run.rule(crate::state::Rule::FreeRerolls).max(0);
+    if rerolls_so_far < free {
+        return 0;
+    }
+    run.rule(crate::state::Rule::RerollCost)
+        .max(0)
+        .saturating_add(rerolls_so_far - free)
 }
 
 /// A freshly shuffled 52-card deck, on the `shuffle` stream.
@@ -804,7 +837,11 @@ pub fn pack_contents(
                 let pool: Vec<String> = content
                     .of_kind(kind)
                     .filter(|e| kind != "joker" || e.rarity == rarity)
-                    .filter(|e| kind != "joker" || !run.jokers.iter().any(|j| j.id == e.id))
+                    .filter(|e| {
+                        kind != "joker"
+                            || run.rule(crate::state::Rule::Duplicates) != 0
+                            || !run.jokers.iter().any(|j| j.id == e.id)
+                    })
                     .map(|e| format!("{}:{}", e.kind, e.id))
                     .filter(|o| !shown(o))
                     .collect();
@@ -943,7 +980,7 @@ pub fn reroll_boss(run: &mut RunState, content: &Content) -> Result<String, Boss
         return Err(BossRerollError::Spent);
     }
     let cost = run.rule(crate::state::Rule::BossRerollCost).max(0);
-    if run.money < cost {
+    if run.spendable() < cost {
         return Err(BossRerollError::NotEnoughMoney {
             cost,
             money: run.money,

@@ -241,6 +241,8 @@ pub fn score_hand(
         stake_only: false,
         selected: 0,
         destroyed_held: Vec::new(),
+        destroyed_jokers: Vec::new(),
+        deck: old.deck,
     };
     let mut steps = Vec::new();
     let Some(hand) = run.scoring.detected.hand else {
@@ -416,7 +418,10 @@ pub fn score_hand(
                 .at(card));
         }
     }
-    Ok(receipt(run, Some(hand), false, score, steps))
+    let receipt = receipt(run, Some(hand), false, score, steps);
+    // A joker that destroyed itself (melted, eaten) leaves once the hand is scored.
+    run.remove_destroyed_jokers();
+    Ok(receipt)
 }
 
 fn receipt(

@@ -91,6 +91,10 @@ pub const RULES: &[(&str, i64)] = &[
     ("discard_reward", 0),
     ("observatory", 0),
     ("deck_shape", 0),
+    ("debt_limit", 0),
+    ("free_rerolls", 0),
+    ("discount", 0),
+    ("duplicates", 0),
 ];
 
 /// A rule resource by name, checked by the compiler: `run.rule(Rule::JokerSlots)`, so a
@@ -185,11 +189,19 @@ pub enum Rule {
     /// `deck_shape` (default 0): the starting deck — 0 the 52, 1 without faces, 2 26 spades
     /// and 26 hearts, 3 52 random cards (on `deck_gen`).
     DeckShape,
+    /// `debt_limit` (default 0): how far below $0 money may be spent.
+    DebtLimit,
+    /// `free_rerolls` (default 0): shop rerolls that cost nothing, per shop.
+    FreeRerolls,
+    /// `discount` (default 0): percent off every shop price.
+    Discount,
+    /// `duplicates` (default 0): 1: jokers already owned may be offered again.
+    Duplicates,
 }
 
 impl Rule {
     /// Every rule, in [`RULES`] order.
-    pub const ALL: [Rule; 43] = [
+    pub const ALL: [Rule; 47] = [
         Rule::HandSize,
         Rule::Hands,
         Rule::Discards,
@@ -233,6 +245,10 @@ impl Rule {
         Rule::DiscardReward,
         Rule::Observatory,
         Rule::DeckShape,
+        Rule::DebtLimit,
+        Rule::FreeRerolls,
+        Rule::Discount,
+        Rule::Duplicates,
     ];
 
     /// The rule's name, as rows write it.
@@ -281,6 +297,10 @@ impl Rule {
             Rule::DiscardReward => "discard_reward",
             Rule::Observatory => "observatory",
             Rule::DeckShape => "deck_shape",
+            Rule::DebtLimit => "debt_limit",
+            Rule::FreeRerolls => "free_rerolls",
+            Rule::Discount => "discount",
+            Rule::Duplicates => "duplicates",
         }
     }
 }
@@ -345,6 +365,11 @@ pub const VARIABLES: &[(&str, Type)] = &[
     ("run.handsPlayed", Type::Int),
     ("rule.observatory", Type::Int),
     ("hand.mostPlayed", Type::Bool),
+    ("deck.left", Type::Int),
+    ("deck.steel", Type::Int),
+    ("deck.stone", Type::Int),
+    ("deck.nines", Type::Int),
+    ("deck.enhanced", Type::Int),
 ];
 
 /// The variable schema of [`VARIABLES`].
@@ -516,6 +541,40 @@ pub struct Scoring {
     pub selected: usize,
     /// Held cards destroyed by a consumable (indices into `held`).
     pub destroyed_held: Vec<usize>,
+    /// Joker slots destroyed during a resolution (removed once it is over).
+    pub destroyed_jokers: Vec<usize>,
+    /// What the run's deck holds, as the game tells it before a hand or a round's end.
+    pub deck: DeckCounts,
+}
+
+/// Counts of the run's deck that rows read (`deck.*`): the game sets them from its cards
+/// before scoring a hand and before a round's end; a bare [`RunState`] has none.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DeckCounts {
+    /// Cards left to draw this blind.
+    pub left: i64,
+    /// Steel cards the run owns.
+    pub steel: i64,
+    /// Stone cards the run owns.
+    pub stone: i64,
+    /// Nines the run owns.
+    pub nines: i64,
+    /// Enhanced cards the run owns.
+    pub enhanced: i64,
+}
+
+impl DeckCounts {
+    /// The counts of the run's `cards`, `left` of them still to draw.
+    pub fn of(cards: &[Card], left: usize) -> DeckCounts {
+        let count = |f: &dyn Fn(&Card) -> bool| cards.iter().filter(|c| f(c)).count() as i64;
+        DeckCounts {
+            left: left as i64,
+            steel: count(&|c| c.enhancement == crate::cards::Enhancement::Steel),
+            stone: count(&|c| c.is_stone()),
+            nines: count(&|c| !c.is_stone() && c.rank == 9),
+            enhanced: count(&|c| c.enhancement != crate::cards::Enhancement::None),
+        }
+    }
 }
 
 /// A joker rarity from a roll below 100: 70 common, 25 uncommon, 5 rare.
@@ -661,6 +720,36 @@ impl RunState {
             statuses: StatusBoard::default(),
             scoring: Scoring::default(),
         })
+    }
+
+    /// Removes the jokers a resolution destroyed (highest slot first, so the others keep
+    /// their places until then); whether any left.
+    pub(crate) fn remove_destroyed_jokers(&mut self) -> bool {
+        let mut gone = std::mem::take(&mut self.scoring.destroyed_jokers);
+        gone.sort_unstable();
+        gone.dedup();
+        let any = !gone.is_empty();
+        for i in gone.into_iter().rev() {
+            if i < self.jokers.len() {
+                self.jokers.remove(i);
+            }
+        }
+        any
+    }
+
+    /// A shop price after the `discount` rule: `floor(base × (100 − discount) / 100)`, at
+    /// least $1 for anything that costs something.
+    pub fn price(&self, base: i64) -> i64 {
+        let off = self.rule(Rule::Discount).clamp(0, 100);
+        if base <= 0 {
+            return base.max(0);
+        }
+        (base.saturating_mul(100 - off) / 100).max(1)
+    }
+
+    /// The money that may be spent: what is held plus the `debt_limit` a joker allows.
+    pub fn spendable(&self) -> i64 {
+        self.money.saturating_add(self.rule(Rule::DebtLimit).max(0))
     }
 
     /// The value of a rule now.
@@ -1156,6 +1245,11 @@ impl EffectHost for RunState {
                     .unwrap_or(0);
                 mine > 0 && self.played_counts.iter().all(|&n| n <= mine)
             }),
+            53 => Value::Int(s.deck.left),
+            54 => Value::Int(s.deck.steel),
+            55 => Value::Int(s.deck.stone),
+            56 => Value::Int(s.deck.nines),
+            57 => Value::Int(s.deck.enhanced),
             _ => return None,
         })
     }
@@ -1231,6 +1325,11 @@ impl EffectHost for RunState {
         match scope {
             CloverScope::ScoredCard | CloverScope::HeldCard => out.extend(event.target),
             CloverScope::Run => out.push(Target::Seat(turnstile_core::Seat(0))),
+            CloverScope::ThisJoker => {
+                if slot.is_some() {
+                    out.push(owner.anchor);
+                }
+            }
             CloverScope::Selected => out.extend(
                 (0..self.scoring.selected.min(self.scoring.held.len()))
                     .map(|k| Target::Thing(ThingId(HELD + k as u32))),
@@ -1522,6 +1621,15 @@ impl RunState {
     /// `Destroy`: marks a scored card destroyed (once), or a card a consumable is used on.
     fn destroy(&mut self, target: Target, _caused: &mut Vec<Event>) -> Result<Change, HostError> {
         match target {
+            Target::Thing(ThingId(n)) if n >= SLOT => {
+                let i = (n - SLOT) as usize;
+                // An eternal joker cannot be destroyed.
+                let eternal = self.jokers.get(i).is_none_or(|j| j.eternal);
+                if !eternal && !self.scoring.destroyed_jokers.contains(&i) {
+                    self.scoring.destroyed_jokers.push(i);
+                }
+                Ok(Change::int(1, i64::from(eternal)))
+            }
             Target::Thing(ThingId(n)) if (HELD..SLOT).contains(&n) => {
                 let i = (n - HELD) as usize;
                 if !self.scoring.destroyed_held.contains(&i) {

@@ -81,6 +81,10 @@ pub enum CloverTrigger {
     OnShopEnter,
     /// A boss blind is beaten.
     OnBossDefeated,
+    /// The shop is rerolled.
+    OnReroll,
+    /// A booster pack is closed with picks left.
+    OnPackSkipped,
 }
 
 impl Named for CloverTrigger {
@@ -101,6 +105,8 @@ impl Named for CloverTrigger {
         CloverTrigger::OnUse,
         CloverTrigger::OnShopEnter,
         CloverTrigger::OnBossDefeated,
+        CloverTrigger::OnReroll,
+        CloverTrigger::OnPackSkipped,
     ];
 
     fn name(self) -> &'static str {
@@ -121,6 +127,8 @@ impl Named for CloverTrigger {
             CloverTrigger::OnUse => "OnUse",
             CloverTrigger::OnShopEnter => "OnShopEnter",
             CloverTrigger::OnBossDefeated => "OnBossDefeated",
+            CloverTrigger::OnReroll => "OnReroll",
+            CloverTrigger::OnPackSkipped => "OnPackSkipped",
         }
     }
 
@@ -162,6 +170,8 @@ impl Named for CloverTrigger {
             CloverTrigger::OnUse => "The owner (a consumable, a tag) is used or taken.",
             CloverTrigger::OnShopEnter => "A shop opens.",
             CloverTrigger::OnBossDefeated => "A boss blind is beaten.",
+            CloverTrigger::OnReroll => "The shop is rerolled.",
+            CloverTrigger::OnPackSkipped => "A booster pack is closed with picks left.",
         }
     }
 }
@@ -183,6 +193,8 @@ pub enum CloverScope {
     Run,
     /// The playing cards a consumable is used on (chosen from the hand), left to right.
     Selected,
+    /// The owner joker's own slot (a joker that destroys itself).
+    ThisJoker,
 }
 
 impl Named for CloverScope {
@@ -194,6 +206,7 @@ impl Named for CloverScope {
         CloverScope::RightNeighbour,
         CloverScope::Run,
         CloverScope::Selected,
+        CloverScope::ThisJoker,
     ];
 
     fn name(self) -> &'static str {
@@ -205,6 +218,7 @@ impl Named for CloverScope {
             CloverScope::RightNeighbour => "RightNeighbour",
             CloverScope::Run => "Run",
             CloverScope::Selected => "Selected",
+            CloverScope::ThisJoker => "ThisJoker",
         }
     }
 
@@ -221,6 +235,7 @@ impl Named for CloverScope {
             CloverScope::Selected => {
                 "The playing cards a consumable is used on (chosen from the hand), left to right."
             }
+            CloverScope::ThisJoker => "The owner joker's own slot (a joker that destroys itself).",
         }
     }
 }
@@ -404,7 +419,9 @@ impl GameOperation for CloverOperation {
             "CreateCard" => {
                 "Creates a card of a kind when there is room (empty id: chosen on the `creation` stream)."
             }
-            "Destroy" => "Destroys the target (a scored card).",
+            "Destroy" => {
+                "Destroys the target: a scored card (after scoring), a card a consumable is used on, or a joker (not an eternal one)."
+            }
             "ScaleSelf" => "Changes the owner's own counter: Add, Sub (not below 0) or Reset.",
             "AlterCard" => {
                 "Changes the target playing card: its enhancement, seal, suit or edition, or its rank up by a number."

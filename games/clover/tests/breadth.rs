@@ -31,6 +31,17 @@ fn last_hand(run: &mut RunState) {
     run.hands_left = 0;
 }
 
+/// 20 cards left to draw, 4 steel, 2 stone, 3 nines, 16 enhanced.
+fn deck_counts(run: &mut RunState) {
+    run.scoring.deck = turnstile_clover::state::DeckCounts {
+        left: 20,
+        steel: 4,
+        stone: 2,
+        nines: 3,
+        enhanced: 16,
+    };
+}
+
 fn rich(run: &mut RunState) {
     run.money = 10;
 }
@@ -326,6 +337,72 @@ const SCORED: &[Scored] = &[
         thing: "fizz (flat)",
         jokers: &[("fizz", 10)],
         setup: none,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 2 * W,
+    },
+    Scored {
+        thing: "green_banana",
+        jokers: &[("green_banana", 0)],
+        setup: none,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 17 * W,
+    },
+    Scored {
+        thing: "blue_banana",
+        jokers: &[("blue_banana", 0)],
+        setup: none,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 6 * W,
+    },
+    Scored {
+        thing: "deep_blue",
+        jokers: &[("deep_blue", 0)],
+        setup: deck_counts,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32 + 40,
+        mult: 2 * W,
+    },
+    Scored {
+        thing: "steelworks",
+        jokers: &[("steelworks", 0)],
+        setup: deck_counts,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 36_000,
+    },
+    Scored {
+        thing: "quarry",
+        jokers: &[("quarry", 0)],
+        setup: deck_counts,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32 + 50,
+        mult: 2 * W,
+    },
+    Scored {
+        thing: "licence",
+        jokers: &[("licence", 0)],
+        setup: deck_counts,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 6 * W,
+    },
+    Scored {
+        thing: "licence (15 enhanced)",
+        jokers: &[("licence", 0)],
+        setup: |r| {
+            deck_counts(r);
+            r.scoring.deck.enhanced = 15
+        },
         played: "AS AH 3C",
         held: "",
         chips: 32,
@@ -659,6 +736,134 @@ const AFTER: &[After] = &[
         },
         check: |b, a| money(a) == money(b) + 3 + 3,
         want: "nothing",
+    },
+    After {
+        thing: "green_banana (scores)",
+        jokers: &[("green_banana", 0)],
+        act: pair,
+        check: |_, a| a.jokers.len() == 1,
+        want: "still there after a hand",
+    },
+    After {
+        thing: "safecracker",
+        jokers: &[("safecracker", 0)],
+        act: |_, _| {},
+        check: |_, a| a.rule(Rule::Hands) == 7 && a.rule(Rule::Discards) == 0,
+        want: "7 hands, no discards",
+    },
+    After {
+        thing: "moonshot",
+        jokers: &[("moonshot", 0)],
+        act: |r, c| {
+            r.money = 20;
+            end_small(r, c)
+        },
+        check: |_, a| a.money == 20 + 3 + 3 + 8,
+        want: "$2 interest per $5",
+    },
+    After {
+        thing: "tab_card",
+        jokers: &[("tab_card", 0)],
+        act: |r, c| {
+            r.money = 0;
+            run::buy_joker(r, c, "harlequin").unwrap()
+        },
+        check: |_, a| a.money == -2 && a.jokers.len() == 2,
+        want: "bought on credit",
+    },
+    After {
+        thing: "tab_card (the limit)",
+        jokers: &[("tab_card", 0)],
+        act: |r, c| {
+            r.money = -19;
+            let _ = run::buy_joker(r, c, "harlequin");
+        },
+        check: |_, a| a.money == -19 && a.jokers.len() == 1,
+        want: "refused past -$20",
+    },
+    After {
+        thing: "clown_car",
+        jokers: &[("clown_car", 0)],
+        act: |_, _| {},
+        check: |_, a| {
+            run::reroll_price(a, 0) == 0
+                && run::reroll_price(a, 1) == 5
+                && run::reroll_price(a, 2) == 6
+        },
+        want: "the first reroll free",
+    },
+    After {
+        thing: "melting_cone melts away",
+        jokers: &[("melting_cone", 19)],
+        act: pair,
+        check: |_, a| a.jokers.is_empty(),
+        want: "gone after its 20th hand",
+    },
+    After {
+        thing: "kettle_corn is eaten",
+        jokers: &[("kettle_corn", 4)],
+        act: end_small,
+        check: |_, a| a.jokers.is_empty(),
+        want: "gone after 5 rounds",
+    },
+    After {
+        thing: "fizz goes flat",
+        jokers: &[("fizz", 9)],
+        act: pair,
+        check: |_, a| a.jokers.is_empty(),
+        want: "gone after 10 hands",
+    },
+    After {
+        thing: "bean_sprout wilts",
+        jokers: &[("bean_sprout", 4)],
+        act: end_small,
+        check: |_, a| a.jokers.is_empty() && a.rule(Rule::HandSize) == 8,
+        want: "gone after 5 rounds, its hand size with it",
+    },
+    After {
+        thing: "an eternal melting_cone stays",
+        jokers: &[("melting_cone", 19)],
+        act: |r, c| {
+            r.jokers[0].eternal = true;
+            pair(r, c)
+        },
+        check: |_, a| a.jokers.len() == 1,
+        want: "eternal: never destroyed",
+    },
+    After {
+        thing: "ninth_cloud",
+        jokers: &[("ninth_cloud", 0)],
+        act: |r, c| {
+            deck_counts(r);
+            end_small(r, c)
+        },
+        check: |b, a| money(a) == money(b) + 3 + 3 + 3 + 1,
+        want: "$3 for 3 nines (and $1 interest on $7)",
+    },
+    After {
+        thing: "flip_card",
+        jokers: &[("flip_card", 0)],
+        act: |r, c| {
+            r.money = 20;
+            run::reroll_shop(r, c, 0).unwrap();
+            run::reroll_shop(r, c, 1).unwrap();
+        },
+        check: |_, a| a.jokers[0].counter == 4,
+        want: "counter 4 after two rerolls",
+    },
+    After {
+        thing: "red_ticket",
+        jokers: &[("red_ticket", 0)],
+        act: |r, c| run::skip_pack(r, c).unwrap(),
+        check: |_, a| a.jokers[0].counter == 3,
+        want: "counter 3 after a skipped pack",
+    },
+    After {
+        thing: "ringmaster",
+        jokers: &[("ringmaster", 0)],
+        act: |_, _| {},
+        check: |_, a| a.rule(Rule::Duplicates) == 1,
+        want: "owned jokers offered again",
     },
     After {
         thing: "loaded_dice",
@@ -1175,6 +1380,13 @@ fn decks_shape_the_starting_deck() {
     );
     assert_ne!(tumble.cards, deck("tumble", "e").cards);
     assert_ne!(tumble.cards, deck("plain", "d").cards);
+    let conjure = deck("conjure", "d");
+    assert_eq!(conjure.run.consumables.len(), 2);
+    assert!(conjure
+        .run
+        .consumables
+        .iter()
+        .all(|c| c.starts_with("tarot:")));
     let phantom = deck("phantom", "d");
     assert!(
         phantom.run.consumables.len() == 1 && phantom.run.consumables[0].starts_with("spectral:")
@@ -1206,6 +1418,11 @@ fn tags_pay_and_create() {
     run::take_tag(&mut run, &c, "top_up").unwrap();
     assert_eq!(run.jokers.len(), 2);
     assert!(run.jokers.iter().all(|j| j.rarity == 1));
+    run::take_tag(&mut run, &c, "uncommon").unwrap();
+    run::take_tag(&mut run, &c, "rare").unwrap();
+    assert_eq!((run.jokers[2].rarity, run.jokers[3].rarity), (2, 3));
+    run::take_tag(&mut run, &c, "ethereal").unwrap();
+    assert!(run.consumables.len() == 1 && run.consumables[0].starts_with("spectral:"));
 }
 
 #[test]
@@ -1368,4 +1585,114 @@ fn the_boss_is_known_when_the_ante_starts_and_can_be_rerolled_with_a_voucher() {
     s.apply(c, &CloverAction::SelectBlind).unwrap();
     assert_eq!(s.run.boss, shown);
     assert!(s.run.boss_active);
+}
+
+/// Spoiling is a chance at each round's end: forced with certainty by four chance doublers
+/// (1/6 x 16 >= 1), and without them a real chance (some seeds keep it, some lose it).
+#[test]
+fn a_banana_spoils_on_its_chance() {
+    let c = content();
+    let mut run = run_of(
+        &c,
+        &[
+            ("loaded_dice", 0),
+            ("loaded_dice", 0),
+            ("loaded_dice", 0),
+            ("green_banana", 0),
+        ],
+    );
+    run.jokers.push(c.joker("loaded_dice").unwrap());
+    run::rebuild(&mut run, &c).unwrap();
+    assert_eq!(run.rule(Rule::ChanceFactor), 16);
+    run::end_round(&mut run, &c, Blind::Small, &[]).unwrap();
+    assert!(run.jokers.iter().all(|j| j.id != "green_banana"), "spoiled");
+    let kept = (0..40)
+        .filter(|i| {
+            let mut run = RunState::new(&format!("banana{i}"), 1, "plain").unwrap();
+            run.jokers.push(c.joker("green_banana").unwrap());
+            run::rebuild(&mut run, &c).unwrap();
+            run::end_round(&mut run, &c, Blind::Small, &[]).unwrap();
+            !run.jokers.is_empty()
+        })
+        .count();
+    assert!((20..40).contains(&kept), "{kept} of 40 kept");
+}
+
+#[test]
+fn the_game_tells_the_rows_what_its_deck_holds() {
+    use turnstile_clover::game::CloverEvent;
+    let chips = |joker: Option<&str>| {
+        let (content, mut s) = new_game("deck-counts", 1);
+        let c = content.content();
+        s.run.jokers.extend(joker.and_then(|j| c.joker(j)));
+        s.apply(c, &CloverAction::SelectBlind).unwrap();
+        let left = s.deck.len() as i64;
+        let events = s.apply(c, &CloverAction::Play { cards: vec![0] }).unwrap();
+        let chips = events.iter().find_map(|e| match e {
+            CloverEvent::HandScored { chips, .. } => *chips,
+            _ => None,
+        });
+        (chips.unwrap(), left)
+    };
+    let (plain, left) = chips(None);
+    let (blue, _) = chips(Some("deep_blue"));
+    assert_eq!(left, 44);
+    assert_eq!(
+        blue - plain,
+        2 * left,
+        "+2 chips for each of the 44 cards left"
+    );
+}
+
+#[test]
+fn discounts_lower_every_shop_price() {
+    let c = content();
+    let mut run = run_of(&c, &[]);
+    run.vouchers = vec!["voucher:clearance".into()];
+    run::rebuild(&mut run, &c).unwrap();
+    // A $8 joker at 25 % off: $6; at 50 %: $4; a $1 joker never below $1.
+    assert_eq!(
+        run::joker_price(&run, &c, "echo_pair", Default::default()),
+        6
+    );
+    run.vouchers.push("voucher:liquidation".into());
+    run::rebuild(&mut run, &c).unwrap();
+    assert_eq!(
+        run::joker_price(&run, &c, "echo_pair", Default::default()),
+        4
+    );
+    assert_eq!(
+        run::joker_price(&run, &c, "tab_card", Default::default()),
+        1
+    );
+    run.money = 10;
+    run::buy_voucher(&mut run, &c, "overstock").unwrap();
+    assert_eq!(run.money, 5, "a $10 voucher for $5");
+}
+
+#[test]
+fn the_ringmaster_lets_owned_jokers_come_again() {
+    let c = content();
+    // Own every common joker: without the ringmaster no common is offered; with it, some are.
+    let commons: Vec<&str> = c
+        .of_kind("joker")
+        .filter(|e| e.rarity == 1)
+        .map(|e| e.id.as_str())
+        .collect();
+    let offered = |ring: bool| {
+        let mut run = RunState::new("ring", 1, "plain").unwrap();
+        for id in &commons {
+            run.jokers.push(c.joker(id).unwrap());
+        }
+        if ring {
+            run.jokers.push(c.joker("ringmaster").unwrap());
+        }
+        run::rebuild(&mut run, &c).unwrap();
+        (0..30)
+            .flat_map(|_| run::roll_shop(&mut run, &c).unwrap())
+            .filter(|o| commons.iter().any(|id| *o == format!("joker:{id}")))
+            .count()
+    };
+    assert_eq!(offered(false), 0);
+    assert!(offered(true) > 0);
 }

@@ -400,6 +400,14 @@ fn every_joker_acts_somewhere() {
                 if i % 2 == 1 {
                     run.hands_left = 0;
                 }
+                // A deck with some of everything the `deck.*` variables count.
+                run.scoring.deck = turnstile_clover::state::DeckCounts {
+                    left: 10,
+                    steel: 1,
+                    stone: 1,
+                    nines: 1,
+                    enhanced: 16,
+                };
                 let r = score_hand(&mut run, &c, &cards(played), &cards(held), true).unwrap();
                 acted |= r.steps.iter().any(|s| &*s.owner == owner.as_str());
                 // Chance rows: try other seeds.
