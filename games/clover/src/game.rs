@@ -483,6 +483,36 @@ impl CloverState {
         }
     }
 
+    /// The draw after a play or a discard: the hand filled, or with `draw_count` (a boss)
+    /// exactly that many cards, whatever the hand size.
+    fn draw_after(&mut self) {
+        let count = self.run.rule(crate::state::Rule::DrawCount);
+        if count <= 0 {
+            return self.draw();
+        }
+        for _ in 0..count {
+            let Some(card) = self.deck.pop() else { break };
+            self.hand.push(card);
+        }
+    }
+
+    /// After a hand is played, `hook_discards` (a boss) held cards are discarded at random,
+    /// drawn on `boss_proc`.
+    fn hook(&mut self) -> Result<(), Rejection> {
+        let n = self.run.rule(crate::state::Rule::HookDiscards).max(0);
+        for _ in 0..n {
+            let Ok(len) = u32::try_from(self.hand.len()) else {
+                break;
+            };
+            if len == 0 {
+                break;
+            }
+            let at = self.run.streams.below("boss_proc", len).map_err(effect)? as usize;
+            self.hand.remove(at);
+        }
+        Ok(())
+    }
+
     fn start_blind(&mut self, content: &Content) -> Result<Vec<CloverEvent>, Rejection> {
         if self.blind == Blind::Boss && self.run.boss.is_none() {
             run::choose_boss(&mut self.run, content);
@@ -548,6 +578,7 @@ impl CloverState {
                         "the boss blind cannot be skipped",
                     ));
                 }
+                self.run.skips = self.run.skips.saturating_add(1);
                 let tags: Vec<String> = content.of_kind("tag").map(|t| t.id.clone()).collect();
                 let n = u32::try_from(tags.len()).unwrap_or(1).max(1);
                 let pick = self.run.streams.below("tag", n).map_err(effect)? as usize;
@@ -625,7 +656,8 @@ impl CloverState {
                     self.phase = Phase::Lost;
                     events.push(CloverEvent::RunLost);
                 } else {
-                    self.draw();
+                    self.hook()?;
+                    self.draw_after();
                 }
             }
             (Phase::Playing, CloverAction::Discard { cards }) => {
@@ -663,7 +695,7 @@ impl CloverState {
                 if self.run.remove_destroyed_jokers() {
                     run::rebuild(&mut self.run, content).map_err(reject)?;
                 }
-                self.draw();
+                self.draw_after();
                 events.push(CloverEvent::Discarded {
                     count: u32::try_from(idx.len()).unwrap_or(0),
                 });

@@ -462,6 +462,7 @@ pub fn use_consumable_on(
 /// rebuild, hands and discards from the rules, `OnRoundStart` rows.
 pub fn start_round(run: &mut RunState, content: &Content, blind: Blind) -> Result<(), RunError> {
     run.round = run.round.saturating_add(1);
+    run.round_hands = 0;
     run.boss_active = blind == Blind::Boss && run.boss.is_some();
     rebuild(run, content)?;
     run.hands_left = run.rule(crate::state::Rule::Hands).max(1);
@@ -504,6 +505,9 @@ pub fn end_round(
     let interest = (run.money.max(0) / 5)
         .min(run.rule(crate::state::Rule::InterestCap) / 5)
         .saturating_mul(run.rule(crate::state::Rule::Interest).max(0));
+    run.unused_discards = run
+        .unused_discards
+        .saturating_add(u32::try_from(run.discards_left.max(0)).unwrap_or(0));
     let unused = run.hands_left.max(0) * run.rule(crate::state::Rule::HandReward).max(0)
         + run.discards_left.max(0) * run.rule(crate::state::Rule::DiscardReward).max(0);
     run.money = run.money.saturating_add(reward + unused + interest);

@@ -243,13 +243,23 @@ pub fn score_hand(
         destroyed_held: Vec::new(),
         destroyed_jokers: Vec::new(),
         deck: old.deck,
+        repeat_hand: false,
     };
     let mut steps = Vec::new();
     let Some(hand) = run.scoring.detected.hand else {
         return Ok(receipt(run, None, false, 0, steps));
     };
-    let not_allowed =
-        usize::try_from(run.rule(crate::state::Rule::MinCards)).unwrap_or(0) > played.len();
+    // What this round played before: a boss may forbid a repeat (`unique_hands`) or any hand
+    // but the round's first (`one_hand_type`).
+    let bit = 1u16 << hand.index();
+    let repeat = run.round_hands & bit != 0;
+    let other = run.round_hands != 0 && run.round_hands & bit == 0;
+    run.scoring.repeat_hand = repeat;
+    run.round_hands |= bit;
+    let not_allowed = usize::try_from(run.rule(crate::state::Rule::MinCards)).unwrap_or(0)
+        > played.len()
+        || (repeat && run.rule(crate::state::Rule::UniqueHands) != 0)
+        || (other && run.rule(crate::state::Rule::OneHandType) != 0);
     if not_allowed {
         return Ok(receipt(run, Some(hand), true, 0, steps));
     }

@@ -44,6 +44,7 @@ pub const STREAM_NAMES: &[&str] = &[
     "deck_gen",
     "shop_pick",
     "creation",
+    "boss_proc",
 ];
 
 /// The rule resources, with their defaults (layer 1). Index = position.
@@ -95,6 +96,10 @@ pub const RULES: &[(&str, i64)] = &[
     ("free_rerolls", 0),
     ("discount", 0),
     ("duplicates", 0),
+    ("unique_hands", 0),
+    ("one_hand_type", 0),
+    ("hook_discards", 0),
+    ("draw_count", 0),
 ];
 
 /// A rule resource by name, checked by the compiler: `run.rule(Rule::JokerSlots)`, so a
@@ -197,11 +202,19 @@ pub enum Rule {
     Discount,
     /// `duplicates` (default 0): 1: jokers already owned may be offered again.
     Duplicates,
+    /// `unique_hands` (default 0): 1: a poker hand already played this round is not allowed.
+    UniqueHands,
+    /// `one_hand_type` (default 0): 1: only the first poker hand played this round is allowed.
+    OneHandType,
+    /// `hook_discards` (default 0): held cards discarded at random after each hand played.
+    HookDiscards,
+    /// `draw_count` (default 0): when above 0, cards drawn after a play or discard (instead of filling the hand).
+    DrawCount,
 }
 
 impl Rule {
     /// Every rule, in [`RULES`] order.
-    pub const ALL: [Rule; 47] = [
+    pub const ALL: [Rule; 51] = [
         Rule::HandSize,
         Rule::Hands,
         Rule::Discards,
@@ -249,6 +262,10 @@ impl Rule {
         Rule::FreeRerolls,
         Rule::Discount,
         Rule::Duplicates,
+        Rule::UniqueHands,
+        Rule::OneHandType,
+        Rule::HookDiscards,
+        Rule::DrawCount,
     ];
 
     /// The rule's name, as rows write it.
@@ -301,6 +318,10 @@ impl Rule {
             Rule::FreeRerolls => "free_rerolls",
             Rule::Discount => "discount",
             Rule::Duplicates => "duplicates",
+            Rule::UniqueHands => "unique_hands",
+            Rule::OneHandType => "one_hand_type",
+            Rule::HookDiscards => "hook_discards",
+            Rule::DrawCount => "draw_count",
         }
     }
 }
@@ -370,6 +391,9 @@ pub const VARIABLES: &[(&str, Type)] = &[
     ("deck.stone", Type::Int),
     ("deck.nines", Type::Int),
     ("deck.enhanced", Type::Int),
+    ("hand.playedThisRound", Type::Bool),
+    ("run.skips", Type::Int),
+    ("run.unusedDiscards", Type::Int),
 ];
 
 /// The variable schema of [`VARIABLES`].
@@ -455,6 +479,14 @@ impl Stickers {
     pub fn is_none(&self) -> bool {
         *self == Stickers::default()
     }
+}
+
+fn is_zero(n: &u16) -> bool {
+    *n == 0
+}
+
+fn is_zero_u32(n: &u32) -> bool {
+    *n == 0
 }
 
 fn is_false(b: &bool) -> bool {
@@ -545,6 +577,8 @@ pub struct Scoring {
     pub destroyed_jokers: Vec<usize>,
     /// What the run's deck holds, as the game tells it before a hand or a round's end.
     pub deck: DeckCounts,
+    /// Whether the hand being scored was already played this round.
+    pub repeat_hand: bool,
 }
 
 /// Counts of the run's deck that rows read (`deck.*`): the game sets them from its cards
@@ -673,6 +707,15 @@ pub struct RunState {
     /// Shops entered so far (the first one always offers a joker pack).
     #[serde(default)]
     pub shops: u32,
+    /// The poker hands played this round, a bit per hand (lowest hand the lowest bit).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub round_hands: u16,
+    /// Blinds skipped this run.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub skips: u32,
+    /// Discards left unused at the ends of this run's rounds, summed.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub unused_discards: u32,
     /// Whether this ante's boss was rerolled (a once-per-ante reroll is spent).
     #[serde(default, skip_serializing_if = "is_false")]
     pub boss_rerolled: bool,
@@ -714,6 +757,9 @@ impl RunState {
             last_hand: None,
             shops: 0,
             boss_rerolled: false,
+            round_hands: 0,
+            skips: 0,
+            unused_discards: 0,
             rules: RULES.iter().map(|(_, v)| *v).collect(),
             ledger: EffectLedger::new(),
             streams,
@@ -1250,6 +1296,10 @@ impl EffectHost for RunState {
             55 => Value::Int(s.deck.stone),
             56 => Value::Int(s.deck.nines),
             57 => Value::Int(s.deck.enhanced),
+            // Played earlier this round (the bit of the hand being scored is set after it).
+            58 => Value::Bool(self.scoring.repeat_hand),
+            59 => Value::Int(i64::from(self.skips)),
+            60 => Value::Int(i64::from(self.unused_discards)),
             _ => return None,
         })
     }

@@ -1696,3 +1696,118 @@ fn the_ringmaster_lets_owned_jokers_come_again() {
     assert_eq!(offered(false), 0);
     assert!(offered(true) > 0);
 }
+
+#[test]
+fn round_memory_bosses_and_the_card_shark() {
+    let c = content();
+    let boss = |id: &str, jokers: &[&str]| {
+        let mut run = run_with(&c, jokers);
+        run.boss = Some(format!("boss:{id}"));
+        run::start_round(&mut run, &c, Blind::Boss).unwrap();
+        run
+    };
+    // The mirror: a repeat scores nothing.
+    let mut run = boss("mirror", &[]);
+    assert_eq!(
+        score_hand(&mut run, &c, &cards("AS AH"), &[], true)
+            .unwrap()
+            .score,
+        64
+    );
+    let again = score_hand(&mut run, &c, &cards("KS KH"), &[], true).unwrap();
+    assert!(again.not_allowed && again.score == 0);
+    assert_eq!(
+        score_hand(&mut run, &c, &cards("AS"), &[], true)
+            .unwrap()
+            .score,
+        16
+    );
+    // The gag: only the round's first hand type.
+    let mut run = boss("gag", &[]);
+    score_hand(&mut run, &c, &cards("AS AH"), &[], true).unwrap();
+    assert!(
+        score_hand(&mut run, &c, &cards("AS"), &[], true)
+            .unwrap()
+            .not_allowed
+    );
+    assert!(
+        !score_hand(&mut run, &c, &cards("KS KH"), &[], true)
+            .unwrap()
+            .not_allowed
+    );
+    // A new round forgets.
+    run::start_round(&mut run, &c, Blind::Boss).unwrap();
+    assert!(
+        !score_hand(&mut run, &c, &cards("AS"), &[], true)
+            .unwrap()
+            .not_allowed
+    );
+    // The card shark: x3 on a repeat, not on the first.
+    let mut run = run_with(&c, &["card_shark"]);
+    run::start_round(&mut run, &c, Blind::Small).unwrap();
+    assert_eq!(
+        score_hand(&mut run, &c, &cards("AS AH"), &[], true)
+            .unwrap()
+            .mult,
+        Fixed::from_int(2)
+    );
+    assert_eq!(
+        score_hand(&mut run, &c, &cards("AS AH"), &[], true)
+            .unwrap()
+            .mult,
+        Fixed::from_int(6)
+    );
+}
+
+#[test]
+fn the_snare_and_the_coil_change_the_draw() {
+    let at_boss = |seed: &str, boss: &str| {
+        let (content, mut s) = new_game(seed, 1);
+        s.run.boss = Some(format!("boss:{boss}"));
+        s.apply(content.content(), &CloverAction::SkipBlind)
+            .unwrap();
+        s.apply(content.content(), &CloverAction::SkipBlind)
+            .unwrap();
+        s.apply(content.content(), &CloverAction::SelectBlind)
+            .unwrap();
+        (content, s)
+    };
+    let (content, mut s) = at_boss("snare", "snare");
+    let deck = s.deck.len();
+    s.apply(content.content(), &CloverAction::Play { cards: vec![0] })
+        .unwrap();
+    // One played, two snared: three cards drawn to fill the hand again.
+    assert_eq!((s.hand.len(), deck - s.deck.len()), (8, 3));
+    let (content, mut s) = at_boss("coil", "coil");
+    s.apply(content.content(), &CloverAction::Play { cards: vec![0] })
+        .unwrap();
+    assert_eq!(s.hand.len(), 7 + 3, "exactly 3 drawn, past the hand size");
+    s.apply(
+        content.content(),
+        &CloverAction::Discard {
+            cards: vec![0, 1, 2, 3, 4],
+        },
+    )
+    .unwrap();
+    assert_eq!(s.hand.len(), 10 - 5 + 3);
+}
+
+#[test]
+fn speed_and_garbage_tags_count_the_run() {
+    let c = content();
+    let mut run = run_of(&c, &[]);
+    run.skips = 2;
+    run::take_tag(&mut run, &c, "speed").unwrap();
+    assert_eq!(run.money, 4 + 10);
+    run.discards_left = 3;
+    run::end_round(&mut run, &c, Blind::Small, &[]).unwrap();
+    assert_eq!(run.unused_discards, 3);
+    let before = run.money;
+    run::take_tag(&mut run, &c, "garbage").unwrap();
+    assert_eq!(run.money, before + 3);
+    // Skipping a blind counts.
+    let (content, mut s) = new_game("skips", 1);
+    s.apply(content.content(), &CloverAction::SkipBlind)
+        .unwrap();
+    assert_eq!(s.run.skips, 1);
+}
