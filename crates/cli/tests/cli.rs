@@ -540,11 +540,11 @@ fn content_report_lists_each_game_s_own_vocabulary() {
         &["content", "report", "clover"],
         0,
         &[
-            "game-declared triggers: 16, scopes: 7, operations: 10",
+            "game-declared triggers: 18, scopes: 8, operations: 10",
             "game trigger OnCardScored: ",
             "game scope LeftNeighbour: 0 rows",
             "game operation AddChips: ",
-            "game operation AlterCard: 16 rows",
+            "game operation AlterCard: 15 rows",
             "custom rows: 0",
             "custom rows, single-row game operations included: 0",
             "catalog entries of kind tarot: 22",
