@@ -614,8 +614,9 @@ mod tests {
 
     #[test]
     fn the_bot_plays_a_whole_run_to_the_end() {
-        // The seed of clover's first golden run, where the bot opens packs.
-        let (outcome, text) = seeded("golden-one", &["0=bot"], "");
+        // A seed on which the bot reaches ante 4 and opens packs (which seed does moves with
+        // the content: every card added changes what the shop's draws pick).
+        let (outcome, text) = seeded("probe0", &["0=bot"], "");
         assert_eq!(outcome.code, crate::exit::OK, "{text}");
         assert!(text.contains("Run over at ante"), "{text}");
         assert!(text.contains("bot> open pack"), "the bot opens packs");
