@@ -1337,7 +1337,7 @@ fn observatory_multiplies_by_each_held_planet_of_the_hand() {
 fn decks_shape_the_starting_deck() {
     let deck = |id: &str, seed: &str| {
         let content = turnstile_clover::CloverContent::shipped().unwrap();
-        let state = <turnstile_clover::Clover as turnstile_core::Game>::setup(
+        <turnstile_clover::Clover as turnstile_core::Game>::setup(
             &content,
             turnstile_core::MatchSetup {
                 config: &turnstile_clover::CloverConfig {
@@ -1348,8 +1348,7 @@ fn decks_shape_the_starting_deck() {
                 seats: 1,
             },
         )
-        .unwrap();
-        state
+        .unwrap()
     };
     let hollow = deck("hollow", "d");
     assert_eq!(hollow.cards.len(), 40);
