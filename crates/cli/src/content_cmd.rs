@@ -146,6 +146,23 @@ fn effect_lines(effects: &EffectReport, out: &mut Vec<String>) {
     for (operation, n) in &effects.game_operations {
         out.push(format!("game operation {operation}: {n} rows"));
     }
+    // A game operation that only one row uses is behaviour written for that row: a `Custom`
+    // under another name, so it counts as one.
+    let single: Vec<&str> = effects
+        .game_operations
+        .iter()
+        .filter(|(_, n)| **n == 1)
+        .map(|(operation, _)| operation.as_str())
+        .collect();
+    out.push(format!(
+        "custom rows, single-row game operations included: {}{}",
+        u64::from(effects.custom_rows) + single.len() as u64,
+        if single.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", single.join(", "))
+        }
+    ));
 }
 
 fn duel_report(registry: &GameRegistry, out: &mut Vec<String>) -> Outcome {

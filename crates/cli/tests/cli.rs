@@ -540,10 +540,14 @@ fn content_report_lists_each_game_s_own_vocabulary() {
         &["content", "report", "clover"],
         0,
         &[
-            "game-declared triggers: 16, scopes: 6, operations: 9",
+            "game-declared triggers: 18, scopes: 8, operations: 10",
             "game trigger OnCardScored: ",
             "game scope LeftNeighbour: 0 rows",
             "game operation AddChips: ",
+            "game operation AlterCard: 15 rows",
+            "custom rows: 0",
+            "custom rows, single-row game operations included: 0",
+            "catalog entries of kind tarot: 22",
         ],
     );
     // Duel declares none: everything it runs is the engine's.

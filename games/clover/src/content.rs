@@ -55,6 +55,9 @@ pub struct CatalogEntry {
     /// Packs: its weight in the shop's pack draw, in hundredths (the genre's 0.25 is 25).
     #[serde(default)]
     pub weight: u32,
+    /// Vouchers: the voucher that must be owned before this one is offered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requires: Option<String>,
     /// One line of rules text.
     pub text: String,
 }
@@ -181,6 +184,7 @@ pub fn vocabulary() -> EffectVocabulary {
         let _ = v.resource(name, ResourceKind::Rule);
     }
     let _ = v.resource("money", ResourceKind::State);
+    let _ = v.resource("ante", ResourceKind::State);
     let _ = v.streams_of(&STREAMS);
     v
 }
@@ -361,7 +365,7 @@ fn creation_pools(
         planets: refs("planet"),
         tarots: refs("tarot"),
         spectrals: refs("spectral"),
-        jokers: [jokers(1), jokers(2), jokers(3)],
+        jokers: [jokers(1), jokers(2), jokers(3), jokers(4)],
         planet_of_hand,
     }
 }

@@ -13,7 +13,7 @@ use turnstile_core::{
 };
 use turnstile_effects::Step;
 
-use crate::cards::{standard_deck, Card};
+use crate::cards::Card;
 use crate::content::{Content, CATALOG_FILE, EFFECT_FILES};
 use crate::hands::HandType;
 use crate::run::{self, Blind, PackItem, RunError};
@@ -246,6 +246,10 @@ pub enum CloverAction {
     Use {
         /// Consumable index.
         index: u8,
+        /// The hand cards it is used on (indices; for a consumable that changes cards, in
+        /// the `playing` phase).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        cards: Vec<u8>,
     },
     /// Reroll the shop.
     Reroll,
@@ -263,6 +267,9 @@ pub enum CloverAction {
     SkipPack,
     /// Leave the shop.
     LeaveShop,
+    /// Reroll this ante's boss for money, before its blind (a voucher allows it: once per
+    /// ante with the first, without limit with the second).
+    RerollBoss,
     /// Give the run up: it ends with outcome `resigned` (`wonThenResigned` after the ante-8
     /// win), and the receipt records it (what `POST /resign` submits).
     Resign,
@@ -283,6 +290,13 @@ pub enum CloverEvent {
     BlindSkipped {
         /// The tag taken.
         tag: String,
+    },
+    /// This ante's boss was rerolled.
+    BossRerolled {
+        /// The new boss.
+        boss: String,
+        /// Money after paying.
+        money: i64,
     },
     /// A hand scored, with the step list of clover-facts.md's order: every row that acted,
     /// with its owner, row, and the value before and after.
@@ -379,8 +393,14 @@ pub struct CloverView {
     pub deck_size: u32,
     /// Hand levels.
     pub levels: Vec<u32>,
-    /// This ante's boss.
+    /// This ante's boss (chosen when the ante starts).
     pub boss: Option<String>,
+    /// The ante's three blinds, small, big and boss, each with its target and whether it is
+    /// done; the boss's shows its id and name.
+    pub blinds: Vec<BlindPreview>,
+    /// Whether the boss may be rerolled now (`rerollBoss`), and for how much.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub boss_reroll_cost: Option<i64>,
     /// Won (endless).
     pub won: bool,
     /// The stake played (1 White … 8 Gold).
@@ -393,6 +413,57 @@ pub struct CloverView {
     pub vouchers: Vec<String>,
     /// What the next reroll of the shop costs.
     pub reroll_cost: i64,
+}
+
+/// One blind of the ante, as the view shows it before it is played.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BlindPreview {
+    /// Small, big or boss.
+    pub blind: Blind,
+    /// The chips it asks for, as the rules stand now.
+    pub target: i64,
+    /// The boss (`boss:<id>`), for the boss blind.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub boss: Option<String>,
+    /// The boss's name and rules text, for the boss blind.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Its rules text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// Already beaten or skipped this ante.
+    pub done: bool,
+}
+
+fn blind_previews(content: &Content, state: &CloverState) -> Vec<BlindPreview> {
+    let r = &state.run;
+    let order = [Blind::Small, Blind::Big, Blind::Boss];
+    let now = order.iter().position(|b| *b == state.blind).unwrap_or(0);
+    order
+        .iter()
+        .enumerate()
+        .map(|(i, &blind)| {
+            let entry = r.boss.as_ref().and_then(|b| content.catalog.get(b));
+            let boss = blind == Blind::Boss;
+            BlindPreview {
+                blind,
+                target: match (boss, &r.boss) {
+                    (true, Some(id)) => run::boss_preview_target(r, content, id),
+                    _ => run::blind_target(
+                        i64::from(r.ante),
+                        r.rule(crate::state::Rule::BlindScaling),
+                        blind,
+                        r.rule(crate::state::Rule::BlindMultiplier),
+                    ),
+                },
+                boss: if boss { r.boss.clone() } else { None },
+                name: entry.filter(|_| boss).map(|e| e.name.clone()),
+                text: entry.filter(|_| boss).map(|e| e.text.clone()),
+                done: i < now,
+            }
+        })
+        .collect()
 }
 
 fn reject(e: RunError) -> Rejection {
@@ -410,6 +481,36 @@ impl CloverState {
             let Some(card) = self.deck.pop() else { break };
             self.hand.push(card);
         }
+    }
+
+    /// The draw after a play or a discard: the hand filled, or with `draw_count` (a boss)
+    /// exactly that many cards, whatever the hand size.
+    fn draw_after(&mut self) {
+        let count = self.run.rule(crate::state::Rule::DrawCount);
+        if count <= 0 {
+            return self.draw();
+        }
+        for _ in 0..count {
+            let Some(card) = self.deck.pop() else { break };
+            self.hand.push(card);
+        }
+    }
+
+    /// After a hand is played, `hook_discards` (a boss) held cards are discarded at random,
+    /// drawn on `boss_proc`.
+    fn hook(&mut self) -> Result<(), Rejection> {
+        let n = self.run.rule(crate::state::Rule::HookDiscards).max(0);
+        for _ in 0..n {
+            let Ok(len) = u32::try_from(self.hand.len()) else {
+                break;
+            };
+            if len == 0 {
+                break;
+            }
+            let at = self.run.streams.below("boss_proc", len).map_err(effect)? as usize;
+            self.hand.remove(at);
+        }
+        Ok(())
     }
 
     fn start_blind(&mut self, content: &Content) -> Result<Vec<CloverEvent>, Rejection> {
@@ -477,6 +578,7 @@ impl CloverState {
                         "the boss blind cannot be skipped",
                     ));
                 }
+                self.run.skips = self.run.skips.saturating_add(1);
                 let tags: Vec<String> = content.of_kind("tag").map(|t| t.id.clone()).collect();
                 let n = u32::try_from(tags.len()).unwrap_or(1).max(1);
                 let pick = self.run.streams.below("tag", n).map_err(effect)? as usize;
@@ -497,6 +599,7 @@ impl CloverState {
                     .map(|i| self.hand[i])
                     .collect();
                 self.run.hands_left -= 1;
+                self.run.scoring.deck = crate::state::DeckCounts::of(&self.cards, self.deck.len());
                 let streams_before = self.run.streams.clone();
                 let receipt =
                     score_hand(&mut self.run, content, &played, &held, true).map_err(effect)?;
@@ -523,6 +626,8 @@ impl CloverState {
                 });
                 if self.scored >= self.target {
                     let hand = std::mem::take(&mut self.hand);
+                    self.run.scoring.deck =
+                        crate::state::DeckCounts::of(&self.cards, self.deck.len());
                     let boss = self.blind == Blind::Boss;
                     let ante = self.run.ante;
                     run::end_round(&mut self.run, content, self.blind, &hand).map_err(reject)?;
@@ -530,7 +635,8 @@ impl CloverState {
                         money: self.run.money,
                     });
                     if boss {
-                        self.run.boss = None;
+                        // A new ante: its boss is drawn now and shown until its blind.
+                        run::choose_boss(&mut self.run, content);
                         if ante == 8 && !self.won {
                             self.won = true;
                             events.push(CloverEvent::RunWon);
@@ -550,7 +656,8 @@ impl CloverState {
                     self.phase = Phase::Lost;
                     events.push(CloverEvent::RunLost);
                 } else {
-                    self.draw();
+                    self.hook()?;
+                    self.draw_after();
                 }
             }
             (Phase::Playing, CloverAction::Discard { cards }) => {
@@ -566,6 +673,7 @@ impl CloverState {
                     .filter(|i| !idx.contains(i))
                     .map(|i| self.hand[i])
                     .collect();
+                run::stake_layer(&mut self.run, content).map_err(reject)?;
                 self.run.scoring.keys = crate::score::key_cache(content, &self.run);
                 let mut steps = Vec::new();
                 for k in 0..idx.len() {
@@ -583,7 +691,11 @@ impl CloverState {
                         )
                         .map_err(effect)?;
                 }
-                self.draw();
+                // A joker that destroyed itself on a discard leaves now.
+                if self.run.remove_destroyed_jokers() {
+                    run::rebuild(&mut self.run, content).map_err(reject)?;
+                }
+                self.draw_after();
                 events.push(CloverEvent::Discarded {
                     count: u32::try_from(idx.len()).unwrap_or(0),
                 });
@@ -601,11 +713,13 @@ impl CloverState {
                 } else if kind == "voucher" {
                     run::buy_voucher(&mut self.run, content, id).map_err(reject)?;
                 } else {
-                    let cost = content
-                        .catalog
-                        .get(&offer.item)
-                        .map_or(0, |e| i64::from(e.cost));
-                    if self.run.money < cost {
+                    let cost = self.run.price(
+                        content
+                            .catalog
+                            .get(&offer.item)
+                            .map_or(0, |e| i64::from(e.cost)),
+                    );
+                    if self.run.spendable() < cost {
                         return Err(reject(RunError::NotEnoughMoney {
                             cost,
                             money: self.run.money,
@@ -635,8 +749,8 @@ impl CloverState {
                     .catalog
                     .get(&pack)
                     .ok_or_else(|| reject(RunError::NotAvailable(pack.clone())))?;
-                let cost = i64::from(entry.cost);
-                if self.run.money < cost {
+                let cost = self.run.price(i64::from(entry.cost));
+                if self.run.spendable() < cost {
                     return Err(reject(RunError::NotEnoughMoney {
                         cost,
                         money: self.run.money,
@@ -690,6 +804,7 @@ impl CloverState {
                 }
             }
             (Phase::Pack, CloverAction::SkipPack) => {
+                run::skip_pack(&mut self.run, content).map_err(reject)?;
                 self.pack = None;
                 self.phase = Phase::Shop;
                 events.push(CloverEvent::PackClosed);
@@ -700,9 +815,45 @@ impl CloverState {
             }
             (
                 Phase::Shop | Phase::SelectBlind | Phase::Playing | Phase::Pack,
-                CloverAction::Use { index },
+                CloverAction::Use { index, cards },
             ) => {
-                run::use_consumable(&mut self.run, content, usize::from(*index)).map_err(reject)?;
+                let idx = if cards.is_empty() {
+                    Vec::new()
+                } else {
+                    if self.phase != Phase::Playing {
+                        return Err(Rejection::new(
+                            "wrong_phase",
+                            "cards are chosen for a consumable while a blind is played",
+                        ));
+                    }
+                    self.picked(cards)?
+                };
+                let chosen: Vec<Card> = idx.iter().map(|&i| self.hand[i]).collect();
+                let used =
+                    run::use_consumable_on(&mut self.run, content, usize::from(*index), &chosen)
+                        .map_err(reject)?;
+                // The changed cards replace the chosen ones in the hand and in the run's deck;
+                // destroyed ones leave both.
+                let mut gone = Vec::new();
+                for (k, &i) in idx.iter().enumerate() {
+                    let (old, new) = (chosen[k], used.cards.get(k).copied().unwrap_or(chosen[k]));
+                    let at = self.cards.iter().position(|c| *c == old);
+                    if used.destroyed.contains(&k) {
+                        gone.push(i);
+                        if let Some(at) = at {
+                            self.cards.remove(at);
+                        }
+                    } else {
+                        self.hand[i] = new;
+                        if let Some(at) = at {
+                            self.cards[at] = new;
+                        }
+                    }
+                }
+                gone.sort_unstable();
+                for i in gone.into_iter().rev() {
+                    self.hand.remove(i);
+                }
                 events.push(CloverEvent::ShopChanged);
             }
             (Phase::Shop, CloverAction::Reroll) => {
@@ -719,6 +870,14 @@ impl CloverState {
                 self.shop.extend(vouchers);
                 self.rerolls += 1;
                 events.push(CloverEvent::ShopChanged);
+            }
+            (Phase::SelectBlind, CloverAction::RerollBoss) => {
+                let boss = run::reroll_boss(&mut self.run, content)
+                    .map_err(|e| Rejection::new(e.code(), e.to_string()))?;
+                events.push(CloverEvent::BossRerolled {
+                    boss,
+                    money: self.run.money,
+                });
             }
             (Phase::Shop, CloverAction::LeaveShop) => {
                 self.shop.clear();
@@ -823,6 +982,10 @@ impl Game for Clover {
         let mut run = RunState::new(setup.seed, setup.config.stake, &setup.config.deck)
             .map_err(|e| SetupError::new("bad_seed", e.message))?;
         run::start_run(&mut run, c).map_err(|e| SetupError::new(e.code(), e.to_string()))?;
+        // The first ante's boss is known from the start, as every ante's is when it starts.
+        run::choose_boss(&mut run, c);
+        let cards =
+            run::starting_deck(&mut run).map_err(|e| SetupError::new(e.code(), e.to_string()))?;
         run.scoring = crate::state::Scoring::default();
         Ok(CloverState {
             run,
@@ -835,7 +998,7 @@ impl Game for Clover {
             shop: Vec::new(),
             packs: Vec::new(),
             pack: None,
-            cards: standard_deck(),
+            cards,
             rerolls: 0,
             won: false,
             steps: 0,
@@ -888,6 +1051,7 @@ impl Game for Clover {
             Phase::SelectBlind => vec![
                 bare("selectBlind", CloverAction::SelectBlind),
                 bare("skipBlind", CloverAction::SkipBlind),
+                bare("rerollBoss", CloverAction::RerollBoss),
             ],
             Phase::Playing => vec![
                 cards("play"),
@@ -923,7 +1087,10 @@ impl Game for Clover {
                 "use",
                 "index",
                 state.run.consumables.len(),
-                &|index| CloverAction::Use { index },
+                &|index| CloverAction::Use {
+                    index,
+                    cards: Vec::new(),
+                },
             ));
         }
         kinds.into_iter().flatten().collect()
@@ -939,6 +1106,9 @@ impl Game for Clover {
             Phase::SelectBlind => {
                 out.push(CloverAction::SelectBlind);
                 out.push(CloverAction::SkipBlind);
+                if state.run.rule(crate::state::Rule::BossRerolls) > 0 {
+                    out.push(CloverAction::RerollBoss);
+                }
             }
             Phase::Playing => {
                 let n = u8::try_from(state.hand.len()).unwrap_or(0);
@@ -997,7 +1167,7 @@ impl Game for Clover {
         plan.1
     }
 
-    fn view(_content: &CloverContent, state: &CloverState, _viewer: Viewer) -> CloverView {
+    fn view(content: &CloverContent, state: &CloverState, _viewer: Viewer) -> CloverView {
         let r = &state.run;
         CloverView {
             phase: state.phase,
@@ -1018,15 +1188,17 @@ impl Game for Clover {
             deck_size: u32::try_from(state.cards.len()).unwrap_or(0),
             levels: r.levels.clone(),
             boss: r.boss.clone(),
+            blinds: blind_previews(content.content(), state),
+            boss_reroll_cost: (state.phase == Phase::SelectBlind
+                && (r.rule(crate::state::Rule::BossRerolls) >= 2
+                    || (r.rule(crate::state::Rule::BossRerolls) == 1 && !r.boss_rerolled)))
+                .then(|| r.rule(crate::state::Rule::BossRerollCost).max(0)),
             won: state.won,
             stake: r.stake,
             deck_id: r.deck.clone(),
             tags: r.tags.clone(),
             vouchers: r.vouchers.clone(),
-            reroll_cost: r
-                .rule(crate::state::Rule::RerollCost)
-                .max(0)
-                .saturating_add(state.rerolls),
+            reroll_cost: run::reroll_price(r, state.rerolls),
         }
     }
 
@@ -1189,9 +1361,13 @@ pub fn bot_action(content: &Content, state: &CloverState) -> Option<CloverAction
         Phase::Pack => {
             let room =
                 (state.run.jokers.len() as i64) < state.run.rule(crate::state::Rule::JokerSlots);
+            let shelf = (state.run.consumables.len() as i64)
+                < state.run.rule(crate::state::Rule::ConsumableSlots);
             let items = state.pack.as_ref().map_or(&[][..], |p| &p.items[..]);
             let pick = items.iter().position(|item| match item {
-                PackItem::Owned { item, .. } => room || !item.starts_with("joker:"),
+                PackItem::Owned { item, .. } if item.starts_with("joker:") => room,
+                // A card-changing consumable is kept for a blind, in a consumable slot.
+                PackItem::Owned { item, .. } => shelf || run::targets_of(content, item) == 0,
                 PackItem::Card { .. } => true,
             });
             Some(match pick {

@@ -41,6 +41,29 @@ pub enum RunError {
     /// An eternal joker cannot be sold or destroyed.
     #[error("`{0}` is eternal: it cannot be sold (eternal)")]
     Eternal(String),
+    /// A consumable that acts on hand cards was used on none, or on too many.
+    #[error("`{owner}` is used on 1 to {most} cards of your hand, not {given} (no_targets)")]
+    NoTargets {
+        /// The consumable.
+        owner: String,
+        /// The most it takes.
+        most: usize,
+        /// How many were given.
+        given: usize,
+    },
+    /// No free consumable slot.
+    #[error("every consumable slot is taken (no_consumable_slot)")]
+    NoConsumableSlot,
+    /// Cards were given to a consumable that takes none.
+    #[error("`{owner}` is not used on cards, but {given} were chosen (bad_targets)")]
+    BadTargets {
+        /// The consumable.
+        owner: String,
+        /// 0.
+        most: usize,
+        /// How many were given.
+        given: usize,
+    },
 }
 
 impl RunError {
@@ -52,6 +75,9 @@ impl RunError {
             RunError::NoJokerSlot => "no_joker_slot",
             RunError::NotAvailable(_) => "not_available",
             RunError::Eternal(_) => "eternal",
+            RunError::NoTargets { .. } => "no_targets",
+            RunError::NoConsumableSlot => "no_consumable_slot",
+            RunError::BadTargets { .. } => "bad_targets",
         }
     }
 }
@@ -151,15 +177,48 @@ fn target_in_halves(ante: i64, scaling: i64, halves: i64, deck_multiplier: i64) 
     (base.saturating_mul(halves) / 2).saturating_mul(deck_multiplier.max(1))
 }
 
+/// Computes layer 1 once per run (and again if the stake changed): the rule defaults with
+/// the stake's `Passive` rows applied (every stake up to the run's, lowest first), without the
+/// ledger. A rebuild then resets to these rules rather than to the bare defaults, so a stake
+/// is the ground every other layer builds on (spec/effects.md's layer 1), not a passive owner.
+pub(crate) fn stake_layer(run: &mut RunState, content: &Content) -> Result<(), RunError> {
+    if run
+        .scoring
+        .stake_rules
+        .as_ref()
+        .is_some_and(|(s, _)| *s == run.stake)
+    {
+        return Ok(());
+    }
+    let ledger = std::mem::take(&mut run.ledger);
+    let rules = std::mem::take(&mut run.rules);
+    run.scoring.stake_only = true;
+    run.scoring.keys = key_cache(content, run);
+    let mut steps = Vec::new();
+    let result = Executor::new(&content.effects, &content.handlers).rebuild(run, &mut steps);
+    run.scoring.stake_only = false;
+    run.ledger = ledger;
+    let base = std::mem::replace(&mut run.rules, rules);
+    result?;
+    run.scoring.stake_rules = Some((run.stake, base));
+    Ok(())
+}
+
 fn resolve(run: &mut RunState, content: &Content, event: Event) -> Result<Vec<Step>, RunError> {
+    stake_layer(run, content)?;
     run.scoring.keys = key_cache(content, run);
     let mut steps = Vec::new();
     Executor::new(&content.effects, &content.handlers).resolve(run, event, &mut steps)?;
+    // A joker that destroyed itself leaves now; its rules leave with it.
+    if run.remove_destroyed_jokers() {
+        steps.extend(rebuild(run, content)?);
+    }
     Ok(steps)
 }
 
 /// Rebuilds every rule from defaults through the four layers. Idempotent.
 pub fn rebuild(run: &mut RunState, content: &Content) -> Result<Vec<Step>, RunError> {
+    stake_layer(run, content)?;
     run.scoring.keys = key_cache(content, run);
     let mut steps = Vec::new();
     Executor::new(&content.effects, &content.handlers).rebuild(run, &mut steps)?;
@@ -204,10 +263,12 @@ pub fn joker_price(run: &RunState, content: &Content, id: &str, stickers: Sticke
     if stickers.rental {
         return run.rule(crate::state::Rule::RentalPrice).max(0);
     }
-    content
-        .catalog
-        .get(&format!("joker:{id}"))
-        .map_or(0, |e| i64::from(e.cost))
+    run.price(
+        content
+            .catalog
+            .get(&format!("joker:{id}"))
+            .map_or(0, |e| i64::from(e.cost)),
+    )
 }
 
 /// Buys a joker offered with `stickers` (see [`buy_joker`]).
@@ -221,7 +282,7 @@ pub fn buy_joker_with(
         return Err(RunError::NotAvailable(id.to_owned()));
     }
     let cost = joker_price(run, content, id, stickers);
-    if run.money < cost {
+    if run.spendable() < cost {
         return Err(RunError::NotEnoughMoney {
             cost,
             money: run.money,
@@ -284,16 +345,28 @@ pub fn buy_voucher(run: &mut RunState, content: &Content, id: &str) -> Result<()
         .catalog
         .get(&owner)
         .ok_or_else(|| RunError::NotAvailable(id.to_owned()))?;
-    let cost = i64::from(entry.cost);
-    if run.money < cost {
+    let cost = run.price(i64::from(entry.cost));
+    if run.spendable() < cost {
         return Err(RunError::NotEnoughMoney {
             cost,
             money: run.money,
         });
     }
     run.money -= cost;
-    run.vouchers.push(owner);
+    run.vouchers.push(owner.clone());
     rebuild(run, content)?;
+    // A voucher's `OnBuy` rows act once, when it is redeemed (an ante set back).
+    if has_rows(content, &owner, &Trigger::Game(CloverTrigger::OnBuy)) {
+        run.scoring.acting = Some(owner);
+        let result = resolve(
+            run,
+            content,
+            Event::new(Trigger::Game(CloverTrigger::OnBuy)),
+        );
+        run.scoring.acting = None;
+        result?;
+        rebuild(run, content)?;
+    }
     Ok(())
 }
 
@@ -321,19 +394,75 @@ pub fn take_tag(run: &mut RunState, content: &Content, id: &str) -> Result<(), R
 
 /// Uses the consumable at `index` (its `OnUse` rows), then removes it and rebuilds.
 pub fn use_consumable(run: &mut RunState, content: &Content, index: usize) -> Result<(), RunError> {
+    use_consumable_on(run, content, index, &[]).map(|_| ())
+}
+
+/// What a consumable did to the cards it was used on: each card as it is now (same order),
+/// and which of them were destroyed.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct UsedOn {
+    /// The cards after the use, in the order given.
+    pub cards: Vec<Card>,
+    /// Indices (into `cards`) of those destroyed.
+    pub destroyed: Vec<usize>,
+}
+
+/// How many hand cards the consumable `owner` is used on at most (its catalog `picks`; 0:
+/// it takes none).
+pub fn targets_of(content: &Content, owner: &str) -> u8 {
+    content
+        .catalog
+        .get(owner)
+        .map_or(0, |e| if e.kind == "pack" { 0 } else { e.picks })
+}
+
+/// Uses the consumable at `index` on `cards` (chosen from the hand; its `Selected` rows act on
+/// them, left to right), then removes it and rebuilds. A consumable that takes cards needs 1
+/// to its `picks` of them (`no_targets`), one that takes none refuses any (`bad_targets`).
+pub fn use_consumable_on(
+    run: &mut RunState,
+    content: &Content,
+    index: usize,
+    cards: &[Card],
+) -> Result<UsedOn, RunError> {
     let Some(owner) = run.consumables.get(index).cloned() else {
         return Err(RunError::NotAvailable(format!("consumable {index}")));
     };
+    let most = usize::from(targets_of(content, &owner));
+    if most == 0 && !cards.is_empty() {
+        return Err(RunError::BadTargets {
+            owner,
+            most,
+            given: cards.len(),
+        });
+    }
+    if most > 0 && (cards.is_empty() || cards.len() > most) {
+        return Err(RunError::NoTargets {
+            owner,
+            most,
+            given: cards.len(),
+        });
+    }
     run.consumables.remove(index);
-    use_owner(run, content, &owner)?;
+    run.scoring.held = cards.to_vec();
+    run.scoring.selected = cards.len();
+    run.scoring.destroyed_held.clear();
+    let result = use_owner(run, content, &owner);
+    run.scoring.selected = 0;
+    result?;
+    let used = UsedOn {
+        cards: std::mem::take(&mut run.scoring.held),
+        destroyed: std::mem::take(&mut run.scoring.destroyed_held),
+    };
     rebuild(run, content)?;
-    Ok(())
+    Ok(used)
 }
 
 /// Round start: the round counter moves, the boss (if this is its blind) joins the rules,
 /// rebuild, hands and discards from the rules, `OnRoundStart` rows.
 pub fn start_round(run: &mut RunState, content: &Content, blind: Blind) -> Result<(), RunError> {
     run.round = run.round.saturating_add(1);
+    run.round_hands = 0;
     run.boss_active = blind == Blind::Boss && run.boss.is_some();
     rebuild(run, content)?;
     run.hands_left = run.rule(crate::state::Rule::Hands).max(1);
@@ -372,14 +501,16 @@ pub fn end_round(
         Blind::Boss if showdown => 8,
         Blind::Boss => 5,
     };
-    let interest = if run.rule(crate::state::Rule::Interest) != 0 {
-        (run.money.max(0) / 5).min(run.rule(crate::state::Rule::InterestCap) / 5)
-    } else {
-        0
-    };
-    run.money = run
-        .money
-        .saturating_add(reward + run.hands_left.max(0) + interest);
+    // `interest` dollars for every $5 held, counted up to the cap's fives.
+    let interest = (run.money.max(0) / 5)
+        .min(run.rule(crate::state::Rule::InterestCap) / 5)
+        .saturating_mul(run.rule(crate::state::Rule::Interest).max(0));
+    run.unused_discards = run
+        .unused_discards
+        .saturating_add(u32::try_from(run.discards_left.max(0)).unwrap_or(0));
+    let unused = run.hands_left.max(0) * run.rule(crate::state::Rule::HandReward).max(0)
+        + run.discards_left.max(0) * run.rule(crate::state::Rule::DiscardReward).max(0);
+    run.money = run.money.saturating_add(reward + unused + interest);
     // Stickers: every rental joker costs its fee (money may go below zero, as in the genre);
     // every perishable joker has one round less, and is debuffed at zero (the rebuild below
     // drops its rules).
@@ -433,6 +564,11 @@ pub fn enter_shop(run: &mut RunState, content: &Content) -> Result<Vec<String>, 
 pub fn roll_voucher(run: &mut RunState, content: &Content) -> Result<Option<String>, RunError> {
     let pool: Vec<String> = content
         .of_kind("voucher")
+        .filter(|e| {
+            e.requires
+                .as_ref()
+                .is_none_or(|r| run.vouchers.contains(&format!("voucher:{r}")))
+        })
         .map(|e| format!("voucher:{}", e.id))
         .filter(|v| !run.vouchers.contains(v))
         .collect();
@@ -455,19 +591,45 @@ pub fn roll_shop(run: &mut RunState, content: &Content) -> Result<Vec<String>, R
     let stream =
         |e: turnstile_core::determinism::StreamError| RunError::NotAvailable(e.to_string());
     for _ in 0..slots {
-        let kind_roll = run.streams.below("shop_slot", 28).map_err(stream)?;
-        let (kind, rarity) = if kind_roll < 20 {
-            let r = run.streams.below("shop_rarity", 100).map_err(stream)?;
-            ("joker", rarity_of_roll(r))
-        } else if kind_roll < 24 {
-            ("tarot", 0)
+        // The card type by the rules' weights (joker 20, tarot 4, planet 4, spectral 0 by
+        // default: a draw below 28, as before the weights were rules).
+        let weights = [
+            ("joker", run.rule(crate::state::Rule::JokerWeight).max(0)),
+            ("tarot", run.rule(crate::state::Rule::TarotWeight).max(0)),
+            ("planet", run.rule(crate::state::Rule::PlanetWeight).max(0)),
+            (
+                "spectral",
+                run.rule(crate::state::Rule::SpectralWeight).max(0),
+            ),
+        ];
+        let total: i64 = weights.iter().map(|(_, w)| w).sum();
+        let Ok(total) = u32::try_from(total) else {
+            continue;
+        };
+        if total == 0 {
+            continue;
+        }
+        let mut kind_roll = i64::from(run.streams.below("shop_slot", total).map_err(stream)?);
+        let mut kind = "planet";
+        for (k, w) in weights {
+            if kind_roll < w {
+                kind = k;
+                break;
+            }
+            kind_roll -= w;
+        }
+        let rarity = if kind == "joker" {
+            rarity_of_roll(run.streams.below("shop_rarity", 100).map_err(stream)?)
         } else {
-            ("planet", 0)
+            0
         };
         let pool: Vec<String> = content
             .of_kind(kind)
             .filter(|e| kind != "joker" || e.rarity == rarity)
-            .filter(|e| !run.jokers.iter().any(|j| j.id == e.id))
+            .filter(|e| {
+                run.rule(crate::state::Rule::Duplicates) != 0
+                    || !run.jokers.iter().any(|j| j.id == e.id)
+            })
             .map(|e| format!("{}:{}", e.kind, e.id))
             .collect();
         if pool.is_empty() {
@@ -486,18 +648,43 @@ pub fn reroll_shop(
     content: &Content,
     rerolls_so_far: i64,
 ) -> Result<Vec<String>, RunError> {
-    let cost = run
-        .rule(crate::state::Rule::RerollCost)
-        .max(0)
-        .saturating_add(rerolls_so_far);
-    if run.money < cost {
+    let cost = reroll_price(run, rerolls_so_far);
+    if run.spendable() < cost {
         return Err(RunError::NotEnoughMoney {
             cost,
             money: run.money,
         });
     }
     run.money -= cost;
-    roll_shop(run, content)
+    let offers = roll_shop(run, content)?;
+    resolve(
+        run,
+        content,
+        Event::new(Trigger::Game(CloverTrigger::OnReroll)),
+    )?;
+    Ok(offers)
+}
+
+/// A booster pack was closed with picks left (`skipPack`): its `OnPackSkipped` rows.
+pub fn skip_pack(run: &mut RunState, content: &Content) -> Result<(), RunError> {
+    resolve(
+        run,
+        content,
+        Event::new(Trigger::Game(CloverTrigger::OnPackSkipped)),
+    )?;
+    Ok(())
+}
+
+/// What the next reroll of a shop costs after `rerolls_so_far` in it: nothing while the
+/// `free_rerolls` last, then `reroll_cost` plus $1 for each paid reroll before it.
+pub fn reroll_price(run: &RunState, rerolls_so_far: i64) -> i64 {
+    let free = run.rule(crate::state::Rule::FreeRerolls).max(0);
+    if rerolls_so_far < free {
+        return 0;
+    }
+    run.rule(crate::state::Rule::RerollCost)
+        .max(0)
+        .saturating_add(rerolls_so_far - free)
 }
 
 /// A freshly shuffled 52-card deck, on the `shuffle` stream.
@@ -654,7 +841,11 @@ pub fn pack_contents(
                 let pool: Vec<String> = content
                     .of_kind(kind)
                     .filter(|e| kind != "joker" || e.rarity == rarity)
-                    .filter(|e| kind != "joker" || !run.jokers.iter().any(|j| j.id == e.id))
+                    .filter(|e| {
+                        kind != "joker"
+                            || run.rule(crate::state::Rule::Duplicates) != 0
+                            || !run.jokers.iter().any(|j| j.id == e.id)
+                    })
                     .map(|e| format!("{}:{}", e.kind, e.id))
                     .filter(|o| !shown(o))
                     .collect();
@@ -705,7 +896,18 @@ pub fn take_from_pack(
         if !content.catalog.contains_key(item) {
             return Err(RunError::NotAvailable(item.to_owned()));
         }
-        use_owner(run, content, item)?;
+        if targets_of(content, item) > 0 {
+            // A card that changes hand cards cannot act in a pack (no hand is dealt there):
+            // it is kept, in a consumable slot, to be used during a blind.
+            if i64::try_from(run.consumables.len()).unwrap_or(i64::MAX)
+                >= run.rule(crate::state::Rule::ConsumableSlots)
+            {
+                return Err(RunError::NoConsumableSlot);
+            }
+            run.consumables.push(item.to_owned());
+        } else {
+            use_owner(run, content, item)?;
+        }
     }
     rebuild(run, content)?;
     Ok(())
@@ -713,17 +915,151 @@ pub fn take_from_pack(
 
 /// Picks this ante's boss on the `boss` stream: at antes 8, 16, ... among the showdown
 /// bosses, otherwise among the regular bosses allowed at the ante.
+/// Called when an ante starts (the run's first, and each after a boss is beaten), so the
+/// boss is known — and shown — before its blind.
 pub fn choose_boss(run: &mut RunState, content: &Content) -> Option<String> {
+    run.boss_rerolled = false;
+    draw_boss(run, content, None)
+}
+
+/// Draws a boss for the ante on `boss`, leaving `except` out of the pool (a reroll never
+/// gives the same boss again, unless it is the only one).
+fn draw_boss(run: &mut RunState, content: &Content, except: Option<&str>) -> Option<String> {
     let ante = run.ante;
     let showdown = ante % 8 == 0 && content.of_kind("boss").any(|e| e.showdown);
-    let pool: Vec<String> = content
+    let mut pool: Vec<String> = content
         .of_kind("boss")
         .filter(|e| e.showdown == showdown)
         .filter(|e| showdown || e.min_ante.unwrap_or(1) <= ante)
         .map(|e| format!("boss:{}", e.id))
         .collect();
+    if pool.len() > 1 {
+        pool.retain(|b| Some(b.as_str()) != except);
+    }
     let n = u32::try_from(pool.len()).ok().filter(|n| *n > 0)?;
     let pick = run.streams.below("boss", n).ok()? as usize;
     run.boss = pool.get(pick).cloned();
     run.boss.clone()
+}
+
+/// Why a boss reroll is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BossRerollError {
+    /// No voucher allows it (`boss_rerolls` is 0).
+    #[error("no voucher lets you reroll the boss (no_boss_reroll)")]
+    NotAllowed,
+    /// The once-per-ante reroll was used.
+    #[error("the boss was already rerolled this ante (boss_reroll_spent)")]
+    Spent,
+    /// Not enough money.
+    #[error("a boss reroll costs ${cost}, you have ${money} (not_enough_money)")]
+    NotEnoughMoney {
+        /// The price.
+        cost: i64,
+        /// Money held.
+        money: i64,
+    },
+}
+
+impl BossRerollError {
+    /// The stable code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            BossRerollError::NotAllowed => "no_boss_reroll",
+            BossRerollError::Spent => "boss_reroll_spent",
+            BossRerollError::NotEnoughMoney { .. } => "not_enough_money",
+        }
+    }
+}
+
+/// Rerolls this ante's boss for `boss_reroll_cost`: allowed once per ante with
+/// `boss_rerolls` 1 (the first voucher), without limit from 2 (the second). The new boss is
+/// drawn on `boss`, never the one it replaces.
+pub fn reroll_boss(run: &mut RunState, content: &Content) -> Result<String, BossRerollError> {
+    let allowed = run.rule(crate::state::Rule::BossRerolls);
+    if allowed <= 0 {
+        return Err(BossRerollError::NotAllowed);
+    }
+    if allowed == 1 && run.boss_rerolled {
+        return Err(BossRerollError::Spent);
+    }
+    let cost = run.rule(crate::state::Rule::BossRerollCost).max(0);
+    if run.spendable() < cost {
+        return Err(BossRerollError::NotEnoughMoney {
+            cost,
+            money: run.money,
+        });
+    }
+    let current = run.boss.clone();
+    let Some(boss) = draw_boss(run, content, current.as_deref()) else {
+        return Err(BossRerollError::NotAllowed);
+    };
+    run.money -= cost;
+    run.boss_rerolled = true;
+    Ok(boss)
+}
+
+/// The price of a boss's blind: its `boss_blind_mult` from its own `Passive` row (×2 when it
+/// sets none), the ante's scaling and the deck's multiplier as the rules stand now.
+pub fn boss_preview_target(run: &RunState, content: &Content, boss: &str) -> i64 {
+    let mult = content
+        .effects
+        .rows()
+        .iter()
+        .filter(|r| r.owner.as_str() == boss && r.trigger == Trigger::Passive)
+        .find_map(|r| match &r.operation {
+            crate::vocabulary::Operation::SetRule {
+                rule,
+                value: turnstile_effects::Amount::Value(n),
+            } if rule == crate::state::Rule::BossBlindMult.name() => Some(i64::from(*n)),
+            _ => None,
+        })
+        .unwrap_or(2);
+    boss_target(
+        i64::from(run.ante),
+        run.rule(crate::state::Rule::BlindScaling),
+        mult,
+        run.rule(crate::state::Rule::BlindMultiplier),
+    )
+}
+
+/// The run's starting deck, by the `deck_shape` rule its deck sets: the standard 52 (0);
+/// without J, Q, K (1: 40 cards); the spades and hearts of two standard decks (2: clubs
+/// become spades, diamonds hearts); or 52 cards each of a rank and a suit drawn uniformly on
+/// `deck_gen` (3).
+pub fn starting_deck(run: &mut RunState) -> Result<Vec<Card>, RunError> {
+    let standard = crate::cards::standard_deck();
+    Ok(match run.rule(crate::state::Rule::DeckShape) {
+        1 => standard.into_iter().filter(|c| !c.is_face(false)).collect(),
+        2 => standard
+            .into_iter()
+            .map(|mut c| {
+                c.suit = match c.suit {
+                    crate::cards::Suit::Clubs => crate::cards::Suit::Spades,
+                    crate::cards::Suit::Diamonds => crate::cards::Suit::Hearts,
+                    s => s,
+                };
+                c
+            })
+            .collect(),
+        3 => {
+            let suits = [
+                crate::cards::Suit::Spades,
+                crate::cards::Suit::Hearts,
+                crate::cards::Suit::Clubs,
+                crate::cards::Suit::Diamonds,
+            ];
+            let mut cards = Vec::with_capacity(52);
+            for _ in 0..52 {
+                let rank = 2 + run.streams.below("deck_gen", 13).map_err(stream_error)?;
+                let suit = run.streams.below("deck_gen", 4).map_err(stream_error)? as usize;
+                cards.push(Card::new(
+                    u8::try_from(rank).unwrap_or(14),
+                    suits[suit.min(3)],
+                ));
+            }
+            cards
+        }
+        _ => standard,
+    })
 }

@@ -237,13 +237,29 @@ pub fn score_hand(
         keys,
         smeared: rules.smeared,
         all_faces,
+        stake_rules: old.stake_rules,
+        stake_only: false,
+        selected: 0,
+        destroyed_held: Vec::new(),
+        destroyed_jokers: Vec::new(),
+        deck: old.deck,
+        repeat_hand: false,
     };
     let mut steps = Vec::new();
     let Some(hand) = run.scoring.detected.hand else {
         return Ok(receipt(run, None, false, 0, steps));
     };
-    let not_allowed =
-        usize::try_from(run.rule(crate::state::Rule::MinCards)).unwrap_or(0) > played.len();
+    // What this round played before: a boss may forbid a repeat (`unique_hands`) or any hand
+    // but the round's first (`one_hand_type`).
+    let bit = 1u16 << hand.index();
+    let repeat = run.round_hands & bit != 0;
+    let other = run.round_hands != 0 && run.round_hands & bit == 0;
+    run.scoring.repeat_hand = repeat;
+    run.round_hands |= bit;
+    let not_allowed = usize::try_from(run.rule(crate::state::Rule::MinCards)).unwrap_or(0)
+        > played.len()
+        || (repeat && run.rule(crate::state::Rule::UniqueHands) != 0)
+        || (other && run.rule(crate::state::Rule::OneHandType) != 0);
     if not_allowed {
         return Ok(receipt(run, Some(hand), true, 0, steps));
     }
@@ -268,7 +284,13 @@ pub fn score_hand(
                 .any(|m| m & crate::state::trigger_bit(trigger) != 0)
     };
     // 2. Before.
-    if jokers_answer(run, &Trigger::Game(CloverTrigger::BeforeScoring)) {
+    let boss_before = run.boss_active
+        && run.boss.as_ref().is_some_and(|b| {
+            content.trigger_masks.get(b).copied().unwrap_or(0)
+                & crate::state::trigger_bit(&Trigger::Game(CloverTrigger::BeforeScoring))
+                != 0
+        });
+    if boss_before || jokers_answer(run, &Trigger::Game(CloverTrigger::BeforeScoring)) {
         fire!(Event::new(Trigger::Game(CloverTrigger::BeforeScoring)).by(seat));
     }
     run.last_hand = Some(hand);
@@ -406,7 +428,10 @@ pub fn score_hand(
                 .at(card));
         }
     }
-    Ok(receipt(run, Some(hand), false, score, steps))
+    let receipt = receipt(run, Some(hand), false, score, steps);
+    // A joker that destroyed itself (melted, eaten) leaves once the hand is scored.
+    run.remove_destroyed_jokers();
+    Ok(receipt)
 }
 
 fn receipt(

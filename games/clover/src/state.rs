@@ -23,7 +23,10 @@ use crate::vocabulary::{
 };
 
 /// The named random streams of clover: the spec's ten, then one per further purpose.
-pub const STREAMS: StreamTable = StreamTable::new(&[
+pub const STREAMS: StreamTable = StreamTable::new(STREAM_NAMES);
+
+/// The names of [`STREAMS`], in order.
+pub const STREAM_NAMES: &[&str] = &[
     "shuffle",
     "shop_slot",
     "shop_rarity",
@@ -41,7 +44,8 @@ pub const STREAMS: StreamTable = StreamTable::new(&[
     "deck_gen",
     "shop_pick",
     "creation",
-]);
+    "boss_proc",
+];
 
 /// The rule resources, with their defaults (layer 1). Index = position.
 pub const RULES: &[(&str, i64)] = &[
@@ -78,6 +82,24 @@ pub const RULES: &[(&str, i64)] = &[
     ("rental_price", 1),
     ("perishable_rounds", 5),
     ("pack_slots", 2),
+    ("boss_rerolls", 0),
+    ("boss_reroll_cost", 10),
+    ("joker_weight", 20),
+    ("tarot_weight", 4),
+    ("planet_weight", 4),
+    ("spectral_weight", 0),
+    ("hand_reward", 1),
+    ("discard_reward", 0),
+    ("observatory", 0),
+    ("deck_shape", 0),
+    ("debt_limit", 0),
+    ("free_rerolls", 0),
+    ("discount", 0),
+    ("duplicates", 0),
+    ("unique_hands", 0),
+    ("one_hand_type", 0),
+    ("hook_discards", 0),
+    ("draw_count", 0),
 ];
 
 /// A rule resource by name, checked by the compiler: `run.rule(Rule::JokerSlots)`, so a
@@ -151,11 +173,48 @@ pub enum Rule {
     PerishableRounds,
     /// `pack_slots` (default 2).
     PackSlots,
+    /// `boss_rerolls` (default 0): 0 none, 1 once per ante, 2 or more unlimited.
+    BossRerolls,
+    /// `boss_reroll_cost` (default 10): the price of a boss reroll.
+    BossRerollCost,
+    /// `joker_weight` (default 20): the shop's weight for a joker slot.
+    JokerWeight,
+    /// `tarot_weight` (default 4): for a tarot.
+    TarotWeight,
+    /// `planet_weight` (default 4): for a planet.
+    PlanetWeight,
+    /// `spectral_weight` (default 0): for a spectral.
+    SpectralWeight,
+    /// `hand_reward` (default 1): money per unused hand at the end of a round.
+    HandReward,
+    /// `discard_reward` (default 0): money per unused discard at the end of a round.
+    DiscardReward,
+    /// `observatory` (default 0): 1: each held planet of the hand played gives x1.5.
+    Observatory,
+    /// `deck_shape` (default 0): the starting deck — 0 the 52, 1 without faces, 2 26 spades
+    /// and 26 hearts, 3 52 random cards (on `deck_gen`).
+    DeckShape,
+    /// `debt_limit` (default 0): how far below $0 money may be spent.
+    DebtLimit,
+    /// `free_rerolls` (default 0): shop rerolls that cost nothing, per shop.
+    FreeRerolls,
+    /// `discount` (default 0): percent off every shop price.
+    Discount,
+    /// `duplicates` (default 0): 1: jokers already owned may be offered again.
+    Duplicates,
+    /// `unique_hands` (default 0): 1: a poker hand already played this round is not allowed.
+    UniqueHands,
+    /// `one_hand_type` (default 0): 1: only the first poker hand played this round is allowed.
+    OneHandType,
+    /// `hook_discards` (default 0): held cards discarded at random after each hand played.
+    HookDiscards,
+    /// `draw_count` (default 0): when above 0, cards drawn after a play or discard (instead of filling the hand).
+    DrawCount,
 }
 
 impl Rule {
     /// Every rule, in [`RULES`] order.
-    pub const ALL: [Rule; 33] = [
+    pub const ALL: [Rule; 51] = [
         Rule::HandSize,
         Rule::Hands,
         Rule::Discards,
@@ -189,6 +248,24 @@ impl Rule {
         Rule::RentalPrice,
         Rule::PerishableRounds,
         Rule::PackSlots,
+        Rule::BossRerolls,
+        Rule::BossRerollCost,
+        Rule::JokerWeight,
+        Rule::TarotWeight,
+        Rule::PlanetWeight,
+        Rule::SpectralWeight,
+        Rule::HandReward,
+        Rule::DiscardReward,
+        Rule::Observatory,
+        Rule::DeckShape,
+        Rule::DebtLimit,
+        Rule::FreeRerolls,
+        Rule::Discount,
+        Rule::Duplicates,
+        Rule::UniqueHands,
+        Rule::OneHandType,
+        Rule::HookDiscards,
+        Rule::DrawCount,
     ];
 
     /// The rule's name, as rows write it.
@@ -227,6 +304,24 @@ impl Rule {
             Rule::RentalPrice => "rental_price",
             Rule::PerishableRounds => "perishable_rounds",
             Rule::PackSlots => "pack_slots",
+            Rule::BossRerolls => "boss_rerolls",
+            Rule::BossRerollCost => "boss_reroll_cost",
+            Rule::JokerWeight => "joker_weight",
+            Rule::TarotWeight => "tarot_weight",
+            Rule::PlanetWeight => "planet_weight",
+            Rule::SpectralWeight => "spectral_weight",
+            Rule::HandReward => "hand_reward",
+            Rule::DiscardReward => "discard_reward",
+            Rule::Observatory => "observatory",
+            Rule::DeckShape => "deck_shape",
+            Rule::DebtLimit => "debt_limit",
+            Rule::FreeRerolls => "free_rerolls",
+            Rule::Discount => "discount",
+            Rule::Duplicates => "duplicates",
+            Rule::UniqueHands => "unique_hands",
+            Rule::OneHandType => "one_hand_type",
+            Rule::HookDiscards => "hook_discards",
+            Rule::DrawCount => "draw_count",
         }
     }
 }
@@ -267,6 +362,38 @@ pub const VARIABLES: &[(&str, Type)] = &[
     ("target.rarity", Type::Int),
     ("card.enhanced", Type::Bool),
     ("hand.timesPlayed", Type::Int),
+    ("card.enhancement", Type::Int),
+    ("card.seal", Type::Int),
+    ("scored.count", Type::Int),
+    ("scored.faces", Type::Int),
+    ("held.count", Type::Int),
+    ("run.ante", Type::Int),
+    ("run.jokerSlots", Type::Int),
+    ("hand.level", Type::Int),
+    ("round.handsPlayed", Type::Int),
+    ("run.discardsPerRound", Type::Int),
+    ("held.isLowest", Type::Bool),
+    ("used.planet", Type::Bool),
+    ("used.tarot", Type::Bool),
+    ("run.consumables", Type::Int),
+    ("rule.chanceFactor", Type::Int),
+    ("score.chips", Type::Int),
+    ("score.mult", Type::Int),
+    ("card.edition", Type::Int),
+    ("run.round", Type::Int),
+    ("scored.hasFace", Type::Bool),
+    ("used.tag", Type::Bool),
+    ("run.handsPlayed", Type::Int),
+    ("rule.observatory", Type::Int),
+    ("hand.mostPlayed", Type::Bool),
+    ("deck.left", Type::Int),
+    ("deck.steel", Type::Int),
+    ("deck.stone", Type::Int),
+    ("deck.nines", Type::Int),
+    ("deck.enhanced", Type::Int),
+    ("hand.playedThisRound", Type::Bool),
+    ("run.skips", Type::Int),
+    ("run.unusedDiscards", Type::Int),
 ];
 
 /// The variable schema of [`VARIABLES`].
@@ -354,6 +481,14 @@ impl Stickers {
     }
 }
 
+fn is_zero(n: &u16) -> bool {
+    *n == 0
+}
+
+fn is_zero_u32(n: &u32) -> bool {
+    *n == 0
+}
+
 fn is_false(b: &bool) -> bool {
     !*b
 }
@@ -373,8 +508,9 @@ pub struct CreationPools {
     pub tarots: Vec<String>,
     /// `spectral:<id>`, in id order.
     pub spectrals: Vec<String>,
-    /// Joker templates by rarity 1 (common), 2 (uncommon), 3 (rare), in id order.
-    pub jokers: [Vec<Joker>; 3],
+    /// Joker templates by rarity 1 (common), 2 (uncommon), 3 (rare), 4 (legendary), in id
+    /// order.
+    pub jokers: [Vec<Joker>; 4],
     /// The planet of each hand (`planet:<id>`), lowest hand first.
     pub planet_of_hand: Vec<Option<String>>,
 }
@@ -428,6 +564,51 @@ pub struct Scoring {
     pub smeared: bool,
     /// The `all_faces` rule, read once per score.
     pub all_faces: bool,
+    /// Layer 1 of a rebuild: the rule defaults with the stake's rows applied, for the stake
+    /// they were computed for (`run::stake_layer` fills it; a rebuild resets to it).
+    pub(crate) stake_rules: Option<(u8, Vec<i64>)>,
+    /// While `stake_rules` is computed: only stakes are listed for `Passive`.
+    pub(crate) stake_only: bool,
+    /// How many cards (the first of `held`) a consumable is being used on.
+    pub selected: usize,
+    /// Held cards destroyed by a consumable (indices into `held`).
+    pub destroyed_held: Vec<usize>,
+    /// Joker slots destroyed during a resolution (removed once it is over).
+    pub destroyed_jokers: Vec<usize>,
+    /// What the run's deck holds, as the game tells it before a hand or a round's end.
+    pub deck: DeckCounts,
+    /// Whether the hand being scored was already played this round.
+    pub repeat_hand: bool,
+}
+
+/// Counts of the run's deck that rows read (`deck.*`): the game sets them from its cards
+/// before scoring a hand and before a round's end; a bare [`RunState`] has none.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DeckCounts {
+    /// Cards left to draw this blind.
+    pub left: i64,
+    /// Steel cards the run owns.
+    pub steel: i64,
+    /// Stone cards the run owns.
+    pub stone: i64,
+    /// Nines the run owns.
+    pub nines: i64,
+    /// Enhanced cards the run owns.
+    pub enhanced: i64,
+}
+
+impl DeckCounts {
+    /// The counts of the run's `cards`, `left` of them still to draw.
+    pub fn of(cards: &[Card], left: usize) -> DeckCounts {
+        let count = |f: &dyn Fn(&Card) -> bool| cards.iter().filter(|c| f(c)).count() as i64;
+        DeckCounts {
+            left: left as i64,
+            steel: count(&|c| c.enhancement == crate::cards::Enhancement::Steel),
+            stone: count(&|c| c.is_stone()),
+            nines: count(&|c| !c.is_stone() && c.rank == 9),
+            enhanced: count(&|c| c.enhancement != crate::cards::Enhancement::None),
+        }
+    }
 }
 
 /// A joker rarity from a roll below 100: 70 common, 25 uncommon, 5 rare.
@@ -526,6 +707,18 @@ pub struct RunState {
     /// Shops entered so far (the first one always offers a joker pack).
     #[serde(default)]
     pub shops: u32,
+    /// The poker hands played this round, a bit per hand (lowest hand the lowest bit).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub round_hands: u16,
+    /// Blinds skipped this run.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub skips: u32,
+    /// Discards left unused at the ends of this run's rounds, summed.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub unused_discards: u32,
+    /// Whether this ante's boss was rerolled (a once-per-ante reroll is spent).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub boss_rerolled: bool,
     /// Statuses (clover has none; the host contract asks for a board).
     pub statuses: StatusBoard,
     /// The hand being scored.
@@ -563,12 +756,46 @@ impl RunState {
             boss_active: false,
             last_hand: None,
             shops: 0,
+            boss_rerolled: false,
+            round_hands: 0,
+            skips: 0,
+            unused_discards: 0,
             rules: RULES.iter().map(|(_, v)| *v).collect(),
             ledger: EffectLedger::new(),
             streams,
             statuses: StatusBoard::default(),
             scoring: Scoring::default(),
         })
+    }
+
+    /// Removes the jokers a resolution destroyed (highest slot first, so the others keep
+    /// their places until then); whether any left.
+    pub(crate) fn remove_destroyed_jokers(&mut self) -> bool {
+        let mut gone = std::mem::take(&mut self.scoring.destroyed_jokers);
+        gone.sort_unstable();
+        gone.dedup();
+        let any = !gone.is_empty();
+        for i in gone.into_iter().rev() {
+            if i < self.jokers.len() {
+                self.jokers.remove(i);
+            }
+        }
+        any
+    }
+
+    /// A shop price after the `discount` rule: `floor(base × (100 − discount) / 100)`, at
+    /// least $1 for anything that costs something.
+    pub fn price(&self, base: i64) -> i64 {
+        let off = self.rule(Rule::Discount).clamp(0, 100);
+        if base <= 0 {
+            return base.max(0);
+        }
+        (base.saturating_mul(100 - off) / 100).max(1)
+    }
+
+    /// The money that may be spent: what is held plus the `debt_limit` a joker allows.
+    pub fn spendable(&self) -> i64 {
+        self.money.saturating_add(self.rule(Rule::DebtLimit).max(0))
     }
 
     /// The value of a rule now.
@@ -674,6 +901,22 @@ impl RunState {
         self.scoring.smeared
     }
 
+    /// The held card whose rank is lowest (Stone cards have none, debuffed cards do not
+    /// count); among equal ranks the rightmost, as the genre picks it.
+    fn lowest_held(&self) -> Option<usize> {
+        let s = &self.scoring;
+        let mut best: Option<(usize, u8)> = None;
+        for (i, c) in s.held.iter().enumerate() {
+            if c.is_stone() || s.held_debuffed.get(i).copied().unwrap_or(false) {
+                continue;
+            }
+            if best.is_none_or(|(_, r)| c.rank <= r) {
+                best = Some((i, c.rank));
+            }
+        }
+        best.map(|(i, _)| i)
+    }
+
     /// The hand being scored.
     pub fn hand(&self) -> HandType {
         self.scoring.detected.hand.unwrap_or(HandType::HighCard)
@@ -706,8 +949,13 @@ impl EffectHost for RunState {
         let bit = trigger_bit(&event.trigger);
         match &event.trigger {
             Trigger::Passive => {
-                for stake in 1..=self.stake {
-                    RunState::push_str(owners, &format!("stake:s{stake}"));
+                // Stakes are layer 1 (the defaults a rebuild starts from), computed once per
+                // run by a rebuild that lists only them; every other rebuild leaves them out.
+                if self.scoring.stake_only {
+                    for stake in 1..=self.stake {
+                        RunState::push_str(owners, &format!("stake:s{stake}"));
+                    }
+                    return;
                 }
                 RunState::push_str(owners, &format!("deck:{}", self.deck));
                 for v in &self.vouchers {
@@ -825,6 +1073,15 @@ impl EffectHost for RunState {
                     }
                 } else if let Some(acting) = &self.scoring.acting {
                     RunState::push_str(owners, acting);
+                    // A consumable used or a tag taken is news to the jokers too (their
+                    // `OnUse` rows: counters of tarots or planets used, of blinds skipped);
+                    // a deck's start is not.
+                    if ["planet:", "tarot:", "spectral:", "tag:"]
+                        .iter()
+                        .any(|k| acting.starts_with(k))
+                    {
+                        self.push_jokers(owners, bit);
+                    }
                 }
             }
             Trigger::Game(CloverTrigger::OnShopEnter)
@@ -834,6 +1091,15 @@ impl EffectHost for RunState {
                 }
                 for t in &self.tags {
                     RunState::push_str(owners, t);
+                }
+                self.push_jokers(owners, bit);
+            }
+            Trigger::Game(CloverTrigger::BeforeScoring) => {
+                // The boss acts first (a toll per card played), then the jokers.
+                if self.boss_active {
+                    if let Some(boss) = &self.boss {
+                        RunState::push_str(owners, boss);
+                    }
                 }
                 self.push_jokers(owners, bit);
             }
@@ -895,10 +1161,8 @@ impl EffectHost for RunState {
             19 => Value::Int(self.money),
             20 => Value::Int(self.jokers.len() as i64),
             21 => Value::Int(
-                s.held
-                    .iter()
-                    .filter(|c| !c.is_stone())
-                    .min_by_key(|c| c.rank)
+                self.lowest_held()
+                    .and_then(|i| s.held.get(i))
                     .map_or(0, |c| c.chips() - i64::from(c.perma_bonus)),
             ),
             22 => Value::Bool(s.held.iter().all(|c| {
@@ -963,6 +1227,79 @@ impl EffectHost for RunState {
                     .copied()
                     .unwrap_or(0),
             )),
+            29 => Value::Int(card().map_or(0, |(c, _, _)| c.enhancement as i64)),
+            30 => Value::Int(card().map_or(0, |(c, _, _)| c.seal as i64)),
+            31 => Value::Int(d.scoring.len() as i64),
+            32 => Value::Int(
+                (d.scoring.iter())
+                    .filter(|&&i| !s.debuffed.get(i).copied().unwrap_or(false))
+                    .filter_map(|&i| s.played.get(i))
+                    .filter(|c| c.is_face(all_faces))
+                    .count() as i64,
+            ),
+            33 => Value::Int(s.held.len() as i64),
+            34 => Value::Int(i64::from(self.ante)),
+            35 => Value::Int(self.rule(Rule::JokerSlots)),
+            36 => Value::Int(i64::from(
+                self.levels.get(self.hand().index()).copied().unwrap_or(1),
+            )),
+            // Hands played this round before the one being scored (`hands_left` is already
+            // spent for it).
+            37 => Value::Int((self.rule(Rule::Hands) - self.hands_left - 1).max(0)),
+            38 => Value::Int(self.rule(Rule::Discards)),
+            39 => Value::Bool(
+                card().is_some_and(|(_, held, i)| held && self.lowest_held() == Some(i)),
+            ),
+            40 => Value::Bool(
+                self.scoring
+                    .acting
+                    .as_deref()
+                    .is_some_and(|a| a.starts_with("planet:")),
+            ),
+            41 => Value::Bool(
+                self.scoring
+                    .acting
+                    .as_deref()
+                    .is_some_and(|a| a.starts_with("tarot:")),
+            ),
+            42 => Value::Int(self.consumables.len() as i64),
+            43 => Value::Int(self.rule(Rule::ChanceFactor)),
+            44 => Value::Int(s.chips),
+            45 => Value::Int(s.mult.floor_int()),
+            46 => Value::Int(card().map_or(0, |(c, _, _)| c.edition as i64)),
+            47 => Value::Int(i64::from(self.round)),
+            48 => Value::Bool(
+                (d.scoring.iter())
+                    .filter(|&&i| !s.debuffed.get(i).copied().unwrap_or(false))
+                    .filter_map(|&i| s.played.get(i))
+                    .any(|c| c.is_face(all_faces)),
+            ),
+            49 => Value::Bool(
+                self.scoring
+                    .acting
+                    .as_deref()
+                    .is_some_and(|a| a.starts_with("tag:")),
+            ),
+            50 => Value::Int(self.played_counts.iter().map(|&n| i64::from(n)).sum()),
+            51 => Value::Int(self.rule(Rule::Observatory)),
+            // Played before more often than (or as often as) every other hand.
+            52 => Value::Bool({
+                let mine = self
+                    .played_counts
+                    .get(self.hand().index())
+                    .copied()
+                    .unwrap_or(0);
+                mine > 0 && self.played_counts.iter().all(|&n| n <= mine)
+            }),
+            53 => Value::Int(s.deck.left),
+            54 => Value::Int(s.deck.steel),
+            55 => Value::Int(s.deck.stone),
+            56 => Value::Int(s.deck.nines),
+            57 => Value::Int(s.deck.enhanced),
+            // Played earlier this round (the bit of the hand being scored is set after it).
+            58 => Value::Bool(self.scoring.repeat_hand),
+            59 => Value::Int(i64::from(self.skips)),
+            60 => Value::Int(i64::from(self.unused_discards)),
             _ => return None,
         })
     }
@@ -974,6 +1311,9 @@ impl EffectHost for RunState {
     fn resource(&self, _target: Target, resource: &str) -> Option<i64> {
         if resource == "money" {
             return Some(self.money);
+        }
+        if resource == "ante" {
+            return Some(i64::from(self.ante));
         }
         rule_index(resource).and_then(|i| self.rules.get(i).copied())
     }
@@ -988,6 +1328,11 @@ impl EffectHost for RunState {
             self.money = value;
             return Ok(());
         }
+        if resource == "ante" {
+            // An ante below 1 is ante 1 (the blind table starts there).
+            self.ante = u32::try_from(value.max(1)).unwrap_or(u32::MAX);
+            return Ok(());
+        }
         self.set_rule_value(resource, value)
     }
 
@@ -999,7 +1344,12 @@ impl EffectHost for RunState {
     }
 
     fn reset_rules(&mut self) {
-        self.rules = RULES.iter().map(|(_, v)| *v).collect();
+        match &self.scoring.stake_rules {
+            Some((stake, rules)) if *stake == self.stake && !self.scoring.stake_only => {
+                self.rules.clone_from(rules);
+            }
+            _ => self.rules = RULES.iter().map(|(_, v)| *v).collect(),
+        }
     }
 
     fn draw(
@@ -1025,6 +1375,15 @@ impl EffectHost for RunState {
         match scope {
             CloverScope::ScoredCard | CloverScope::HeldCard => out.extend(event.target),
             CloverScope::Run => out.push(Target::Seat(turnstile_core::Seat(0))),
+            CloverScope::ThisJoker => {
+                if slot.is_some() {
+                    out.push(owner.anchor);
+                }
+            }
+            CloverScope::Selected => out.extend(
+                (0..self.scoring.selected.min(self.scoring.held.len()))
+                    .map(|k| Target::Thing(ThingId(HELD + k as u32))),
+            ),
             CloverScope::AllJokers => {
                 out.extend((0..self.jokers.len()).map(|j| Target::Thing(ThingId(SLOT + j as u32))))
             }
@@ -1058,13 +1417,13 @@ impl EffectHost for RunState {
         // Each amount is evaluated first, then the change made: the order the rows have
         // always acted in.
         Ok(match operation {
-            C::AddChips(amount) => {
-                let amount = amount.eval(&*self, context)?;
-                self.add_chips(target, amount)
+            C::AddChips(tally) => {
+                let amount = self.tally_amount(tally, context)?;
+                self.add_chips(target, amount, tally.mode)
             }
-            C::AddMult(amount) => {
-                let amount = amount.eval(&*self, context)?;
-                self.add_mult(target, amount)
+            C::AddMult(tally) => {
+                let amount = self.tally_amount(tally, context)?;
+                self.add_mult(target, amount, tally.mode)
             }
             C::MulMult(factor) => {
                 let factor = factor.eval(&*self, context)?;
@@ -1078,12 +1437,15 @@ impl EffectHost for RunState {
                 let count = count.eval(&*self, context)?;
                 self.retrigger(target, count)
             }
-            C::LevelUpHand { hand, count } => {
+            C::LevelUpHand { hand, count, mode } => {
                 let count = count.eval(&*self, context)?;
-                self.level_up_hand(target, hand.as_deref(), count)?
+                self.level_up_hand(target, hand.as_deref(), count, *mode)?
             }
-            C::CreateCard { kind, id } => self.create_card(target, kind, id.as_deref(), caused)?,
+            C::CreateCard { kind, id, rarity } => {
+                self.create_card(target, kind, id.as_deref(), *rarity, caused)?
+            }
             C::Destroy => self.destroy(target, caused)?,
+            C::AlterCard(change) => self.alter_card(target, change)?,
             C::ScaleSelf { amount, mode } => {
                 let amount = amount.eval(&*self, context)?;
                 self.scale_self(context.owner, amount, *mode)?
@@ -1094,10 +1456,34 @@ impl EffectHost for RunState {
 
 /// clover's own operations, as [`EffectHost::operate`] carries them out.
 impl RunState {
-    /// `AddChips`: adds chips to the hand being scored, saturating (and noting it).
-    fn add_chips(&mut self, _target: Target, amount: i64) -> Change {
+    /// The amount of an `AddChips`/`AddMult`: its value, or one uniform draw from 0 to it
+    /// on the row's stream.
+    fn tally_amount(
+        &mut self,
+        tally: &crate::vocabulary::Tally,
+        context: &RowContext<'_>,
+    ) -> Result<i64, OperationError> {
+        let amount = tally.amount.eval(&*self, context)?;
+        let Some(stream) = &tally.draw else {
+            return Ok(amount);
+        };
+        let top = u32::try_from(amount.max(0)).unwrap_or(u32::MAX - 1);
+        let roll = self
+            .streams
+            .below(stream, top.saturating_add(1))
+            .map_err(|e| HostError::new("stream", e.to_string()))?;
+        Ok(i64::from(roll))
+    }
+
+    /// `AddChips`: adds chips to the hand being scored, saturating (and noting it); `Sub`
+    /// takes them (not below 0), `Reset` sets them.
+    fn add_chips(&mut self, _target: Target, amount: i64, mode: ScaleMode) -> Change {
         let before = self.scoring.chips;
-        let (after, over) = before.overflowing_add(amount);
+        let (after, over) = match mode {
+            ScaleMode::Add => before.overflowing_add(amount),
+            ScaleMode::Sub => (before.saturating_sub(amount).max(0), false),
+            ScaleMode::Reset => (amount, false),
+        };
         let after = if over {
             self.scoring.saturated = true;
             i64::MAX
@@ -1108,12 +1494,17 @@ impl RunState {
         Change::int(before, after)
     }
 
-    /// `AddMult`: adds whole mult to the hand being scored, saturating (and noting it).
-    fn add_mult(&mut self, _target: Target, amount: i64) -> Change {
+    /// `AddMult`: adds whole mult to the hand being scored, saturating (and noting it);
+    /// `Sub` takes it (not below 0), `Reset` sets it.
+    fn add_mult(&mut self, _target: Target, amount: i64, mode: ScaleMode) -> Change {
         let before = self.scoring.mult;
         let add = Fixed::checked_from_int(amount).unwrap_or(Fixed::MAX);
-        let after = before.saturating_add(add);
-        if before.checked_add(add).is_none() {
+        let after = match mode {
+            ScaleMode::Add => before.saturating_add(add),
+            ScaleMode::Sub => before.saturating_sub(add).max(Fixed::ZERO),
+            ScaleMode::Reset => add,
+        };
+        if mode == ScaleMode::Add && before.checked_add(add).is_none() {
             self.scoring.saturated = true;
         }
         self.scoring.mult = after;
@@ -1149,6 +1540,7 @@ impl RunState {
         target: Target,
         hand: Option<&str>,
         count: i64,
+        mode: ScaleMode,
     ) -> Result<Change, HostError> {
         let hand = match hand {
             Some(name) => HandType::from_name(name)
@@ -1161,7 +1553,12 @@ impl RunState {
             .get_mut(hand.index())
             .ok_or_else(|| HostError::new("unknown_hand", "no level"))?;
         let before = *level;
-        *level = level.saturating_add(u32::try_from(count).unwrap_or(u32::MAX));
+        let count = u32::try_from(count.max(0)).unwrap_or(u32::MAX);
+        *level = match mode {
+            ScaleMode::Add => level.saturating_add(count),
+            ScaleMode::Sub => level.saturating_sub(count).max(1),
+            ScaleMode::Reset => count.max(1),
+        };
         Ok(Change::int(i64::from(before), i64::from(*level)))
     }
 
@@ -1175,6 +1572,7 @@ impl RunState {
         _target: Target,
         kind: &str,
         id: Option<&str>,
+        rarity: Option<u8>,
         _caused: &mut Vec<Event>,
     ) -> Result<Change, HostError> {
         let pools =
@@ -1197,8 +1595,12 @@ impl RunState {
                     .cloned()
                     .ok_or_else(|| HostError::new("unknown_card", format!("no joker `{id}`")))?,
                 None => {
-                    let rarity =
-                        rarity_of_roll(self.streams.below("creation", 100).map_err(stream)?);
+                    let rarity = match rarity {
+                        Some(r) => r.clamp(1, 4),
+                        None => {
+                            rarity_of_roll(self.streams.below("creation", 100).map_err(stream)?)
+                        }
+                    };
                     let pool: Vec<&Joker> = pools.jokers[usize::from(rarity - 1)]
                         .iter()
                         .filter(|j| !self.jokers.iter().any(|o| o.id == j.id))
@@ -1245,9 +1647,46 @@ impl RunState {
         Ok(Change::int(before, self.consumables.len() as i64))
     }
 
-    /// `Destroy`: marks a scored card destroyed (once).
+    /// `AlterCard`: changes a card a consumable is used on (a held card of the resolution).
+    fn alter_card(
+        &mut self,
+        target: Target,
+        change: &crate::vocabulary::CardChange,
+    ) -> Result<Change, HostError> {
+        match target {
+            Target::Thing(ThingId(n)) if (HELD..SLOT).contains(&n) => {
+                let card = self
+                    .scoring
+                    .held
+                    .get_mut((n - HELD) as usize)
+                    .ok_or_else(|| HostError::not_applicable("AlterCard", target))?;
+                let before = *card;
+                change.apply(card);
+                Ok(Change::int(i64::from(before.rank), i64::from(card.rank)))
+            }
+            _ => Err(HostError::not_applicable("AlterCard", target)),
+        }
+    }
+
+    /// `Destroy`: marks a scored card destroyed (once), or a card a consumable is used on.
     fn destroy(&mut self, target: Target, _caused: &mut Vec<Event>) -> Result<Change, HostError> {
         match target {
+            Target::Thing(ThingId(n)) if n >= SLOT => {
+                let i = (n - SLOT) as usize;
+                // An eternal joker cannot be destroyed.
+                let eternal = self.jokers.get(i).is_none_or(|j| j.eternal);
+                if !eternal && !self.scoring.destroyed_jokers.contains(&i) {
+                    self.scoring.destroyed_jokers.push(i);
+                }
+                Ok(Change::int(1, i64::from(eternal)))
+            }
+            Target::Thing(ThingId(n)) if (HELD..SLOT).contains(&n) => {
+                let i = (n - HELD) as usize;
+                if !self.scoring.destroyed_held.contains(&i) {
+                    self.scoring.destroyed_held.push(i);
+                }
+                Ok(Change::int(1, 0))
+            }
             Target::Thing(ThingId(n)) if (PLAYED..HELD).contains(&n) => {
                 let i = (n - PLAYED) as usize;
                 if !self.scoring.destroyed.contains(&i) {

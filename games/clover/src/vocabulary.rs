@@ -17,6 +17,8 @@ use turnstile_effects::{
 };
 use turnstile_formula::FormulaText;
 
+use crate::cards::{Edition, Enhancement, Seal, Suit};
+
 /// clover's vocabulary, as the engine's types take it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct CloverVocabulary;
@@ -79,6 +81,10 @@ pub enum CloverTrigger {
     OnShopEnter,
     /// A boss blind is beaten.
     OnBossDefeated,
+    /// The shop is rerolled.
+    OnReroll,
+    /// A booster pack is closed with picks left.
+    OnPackSkipped,
 }
 
 impl Named for CloverTrigger {
@@ -99,6 +105,8 @@ impl Named for CloverTrigger {
         CloverTrigger::OnUse,
         CloverTrigger::OnShopEnter,
         CloverTrigger::OnBossDefeated,
+        CloverTrigger::OnReroll,
+        CloverTrigger::OnPackSkipped,
     ];
 
     fn name(self) -> &'static str {
@@ -119,6 +127,8 @@ impl Named for CloverTrigger {
             CloverTrigger::OnUse => "OnUse",
             CloverTrigger::OnShopEnter => "OnShopEnter",
             CloverTrigger::OnBossDefeated => "OnBossDefeated",
+            CloverTrigger::OnReroll => "OnReroll",
+            CloverTrigger::OnPackSkipped => "OnPackSkipped",
         }
     }
 
@@ -160,6 +170,8 @@ impl Named for CloverTrigger {
             CloverTrigger::OnUse => "The owner (a consumable, a tag) is used or taken.",
             CloverTrigger::OnShopEnter => "A shop opens.",
             CloverTrigger::OnBossDefeated => "A boss blind is beaten.",
+            CloverTrigger::OnReroll => "The shop is rerolled.",
+            CloverTrigger::OnPackSkipped => "A booster pack is closed with picks left.",
         }
     }
 }
@@ -179,6 +191,10 @@ pub enum CloverScope {
     RightNeighbour,
     /// The run as a whole (the player's seat).
     Run,
+    /// The playing cards a consumable is used on (chosen from the hand), left to right.
+    Selected,
+    /// The owner joker's own slot (a joker that destroys itself).
+    ThisJoker,
 }
 
 impl Named for CloverScope {
@@ -189,6 +205,8 @@ impl Named for CloverScope {
         CloverScope::LeftNeighbour,
         CloverScope::RightNeighbour,
         CloverScope::Run,
+        CloverScope::Selected,
+        CloverScope::ThisJoker,
     ];
 
     fn name(self) -> &'static str {
@@ -199,6 +217,8 @@ impl Named for CloverScope {
             CloverScope::LeftNeighbour => "LeftNeighbour",
             CloverScope::RightNeighbour => "RightNeighbour",
             CloverScope::Run => "Run",
+            CloverScope::Selected => "Selected",
+            CloverScope::ThisJoker => "ThisJoker",
         }
     }
 
@@ -212,6 +232,10 @@ impl Named for CloverScope {
             CloverScope::LeftNeighbour => "The joker in the slot left of the owner, if any.",
             CloverScope::RightNeighbour => "The joker in the slot right of the owner, if any.",
             CloverScope::Run => "The run as a whole (the player's seat).",
+            CloverScope::Selected => {
+                "The playing cards a consumable is used on (chosen from the hand), left to right."
+            }
+            CloverScope::ThisJoker => "The owner joker's own slot (a joker that destroys itself).",
         }
     }
 }
@@ -244,11 +268,23 @@ pub enum CloverOperation {
     AddChips {
         /// How many.
         amount: Amount,
+        /// `Add` (empty), `Sub` (not below 0) or `Reset` (chips become the amount).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mode: Option<ScaleMode>,
+        /// A stream: the amount is then the top of one uniform draw from 0 to it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        draw: Option<String>,
     },
     /// Scoring: adds whole mult to the hand being scored (mult is a `Fixed`).
     AddMult {
         /// How much.
         amount: Amount,
+        /// `Add` (empty), `Sub` (not below 0) or `Reset` (mult becomes the amount).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mode: Option<ScaleMode>,
+        /// A stream: the amount is then the top of one uniform draw from 0 to it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        draw: Option<String>,
     },
     /// Scoring: multiplies the mult by a factor: a decimal (`1.5`) or a formula giving a
     /// `Fixed` or an `Int`. The product is floored to ten-thousandths and saturates.
@@ -274,6 +310,9 @@ pub enum CloverOperation {
         hand: Option<String>,
         /// By how many levels.
         count: Amount,
+        /// `Add` (empty) raises, `Sub` lowers (never below level 1), `Reset` sets the level.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mode: Option<ScaleMode>,
     },
     /// Creates a card of a kind (a consumable, a joker, a playing card).
     CreateCard {
@@ -282,9 +321,31 @@ pub enum CloverOperation {
         /// Which one; empty: the game chooses (on its own stream).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         id: Option<String>,
+        /// A joker's rarity (1 common … 4 legendary); empty: drawn 70/25/5 on `creation`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rarity: Option<u8>,
     },
     /// Destroys the target.
     Destroy,
+    /// Changes a playing card (a card a consumable was used on): each field given replaces
+    /// the card's, and `rank` moves its rank up (an ace goes round to 2).
+    AlterCard {
+        /// The new enhancement.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        enhancement: Option<Enhancement>,
+        /// The new seal.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seal: Option<Seal>,
+        /// The new suit.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        suit: Option<Suit>,
+        /// The new edition.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        edition: Option<Edition>,
+        /// Ranks up by this many.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rank: Option<u8>,
+    },
     /// Changes the owner's own counter (scaling jokers).
     ScaleSelf {
         /// By how much.
@@ -306,6 +367,7 @@ impl GameOperation for CloverOperation {
         "CreateCard",
         "Destroy",
         "ScaleSelf",
+        "AlterCard",
     ];
 
     const COLUMNS: &'static [&'static str] = &[
@@ -314,6 +376,13 @@ impl GameOperation for CloverOperation {
         "operation.kind",
         "operation.id",
         "operation.mode",
+        "operation.rarity",
+        "operation.draw",
+        "operation.enhancement",
+        "operation.seal",
+        "operation.suit",
+        "operation.edition",
+        "operation.rank",
     ];
 
     fn kind(&self) -> &'static str {
@@ -327,24 +396,36 @@ impl GameOperation for CloverOperation {
             CloverOperation::CreateCard { .. } => "CreateCard",
             CloverOperation::Destroy => "Destroy",
             CloverOperation::ScaleSelf { .. } => "ScaleSelf",
+            CloverOperation::AlterCard { .. } => "AlterCard",
         }
     }
 
     fn describe(name: &str) -> Option<&'static str> {
         Some(match name {
-            "AddChips" => "Scoring: adds chips to the hand being scored.",
-            "AddMult" => "Scoring: adds whole mult to the hand being scored.",
+            "AddChips" => {
+                "Scoring: adds chips to the hand being scored (mode Sub takes, Reset sets; with a draw stream, a uniform 0 to the amount)."
+            }
+            "AddMult" => {
+                "Scoring: adds whole mult to the hand being scored (mode Sub takes, Reset sets; with a draw stream, a uniform 0 to the amount)."
+            }
             "MulMult" => {
                 "Scoring: multiplies the mult by a factor (a decimal or a formula); floored to ten-thousandths, saturating."
             }
             "AddMoney" => "Adds money to the run.",
             "Retrigger" => "Adds repetitions to the card being evaluated.",
-            "LevelUpHand" => "Raises a poker hand's level (empty hand: the hand being played).",
+            "LevelUpHand" => {
+                "Raises a poker hand's level (empty hand: the hand being played); mode Sub lowers it, not below 1."
+            }
             "CreateCard" => {
                 "Creates a card of a kind when there is room (empty id: chosen on the `creation` stream)."
             }
-            "Destroy" => "Destroys the target (a scored card).",
+            "Destroy" => {
+                "Destroys the target: a scored card (after scoring), a card a consumable is used on, or a joker (not an eternal one)."
+            }
             "ScaleSelf" => "Changes the owner's own counter: Add, Sub (not below 0) or Reset.",
+            "AlterCard" => {
+                "Changes the target playing card: its enhancement, seal, suit or edition, or its rank up by a number."
+            }
             _ => return None,
         })
     }
@@ -354,9 +435,9 @@ impl GameOperation for CloverOperation {
 #[derive(Debug, Clone)]
 pub enum CompiledCloverOperation {
     /// `AddChips`.
-    AddChips(CompiledAmount),
+    AddChips(Tally),
     /// `AddMult`.
-    AddMult(CompiledAmount),
+    AddMult(Tally),
     /// `MulMult`.
     MulMult(CompiledFactor),
     /// `AddMoney`.
@@ -369,6 +450,8 @@ pub enum CompiledCloverOperation {
         hand: Option<Arc<str>>,
         /// By how many levels.
         count: CompiledAmount,
+        /// Up, down or to.
+        mode: ScaleMode,
     },
     /// `CreateCard`.
     CreateCard {
@@ -376,6 +459,8 @@ pub enum CompiledCloverOperation {
         kind: Arc<str>,
         /// Which one.
         id: Option<Arc<str>>,
+        /// A joker's rarity, if fixed.
+        rarity: Option<u8>,
     },
     /// `Destroy`.
     Destroy,
@@ -386,6 +471,58 @@ pub enum CompiledCloverOperation {
         /// How.
         mode: ScaleMode,
     },
+    /// `AlterCard`.
+    AlterCard(CardChange),
+}
+
+/// A compiled `AddChips`/`AddMult`: the amount, how it applies, and the stream it is drawn
+/// on (if drawn).
+#[derive(Debug, Clone)]
+pub struct Tally {
+    /// The amount (or the top of the draw).
+    pub amount: CompiledAmount,
+    /// Add, Sub or Reset.
+    pub mode: ScaleMode,
+    /// The stream of the draw.
+    pub draw: Option<Arc<str>>,
+}
+
+/// What `AlterCard` changes on a card.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct CardChange {
+    /// The new enhancement.
+    pub enhancement: Option<Enhancement>,
+    /// The new seal.
+    pub seal: Option<Seal>,
+    /// The new suit.
+    pub suit: Option<Suit>,
+    /// The new edition.
+    pub edition: Option<Edition>,
+    /// Ranks up.
+    pub rank: Option<u8>,
+}
+
+impl CardChange {
+    /// Applies the change to `card`.
+    pub fn apply(&self, card: &mut crate::cards::Card) {
+        if let Some(e) = self.enhancement {
+            card.enhancement = e;
+        }
+        if let Some(s) = self.seal {
+            card.seal = s;
+        }
+        if let Some(s) = self.suit {
+            card.suit = s;
+        }
+        if let Some(e) = self.edition {
+            card.edition = e;
+        }
+        if let Some(up) = self.rank {
+            // Ranks 2..14 (ace high) go round: an ace ranked up by one is a 2.
+            let r = u32::from(card.rank.clamp(2, 14)) - 2 + u32::from(up);
+            card.rank = u8::try_from(r % 13 + 2).unwrap_or(2);
+        }
+    }
 }
 
 impl GameVocabulary for CloverVocabulary {
@@ -400,11 +537,11 @@ impl GameVocabulary for CloverVocabulary {
     ) -> Option<CompiledCloverOperation> {
         use CompiledCloverOperation as C;
         match operation {
-            CloverOperation::AddChips { amount } => {
-                compiler.amount("operation.amount", amount).map(C::AddChips)
+            CloverOperation::AddChips { amount, mode, draw } => {
+                tally(compiler, amount, *mode, draw.as_deref()).map(C::AddChips)
             }
-            CloverOperation::AddMult { amount } => {
-                compiler.amount("operation.amount", amount).map(C::AddMult)
+            CloverOperation::AddMult { amount, mode, draw } => {
+                tally(compiler, amount, *mode, draw.as_deref()).map(C::AddMult)
             }
             CloverOperation::MulMult { factor } => {
                 compiler.factor("operation.factor", factor).map(C::MulMult)
@@ -416,7 +553,7 @@ impl GameVocabulary for CloverVocabulary {
             CloverOperation::Retrigger { count } => {
                 compiler.amount("operation.count", count).map(C::Retrigger)
             }
-            CloverOperation::LevelUpHand { hand, count } => {
+            CloverOperation::LevelUpHand { hand, count, mode } => {
                 if let Some(hand) = hand {
                     compiler.subject(hand);
                 }
@@ -425,16 +562,34 @@ impl GameVocabulary for CloverVocabulary {
                     .map(|count| C::LevelUpHand {
                         hand: hand.as_deref().map(Arc::from),
                         count,
+                        mode: mode.unwrap_or(ScaleMode::Add),
                     })
             }
-            CloverOperation::CreateCard { kind, id } => {
+            CloverOperation::CreateCard { kind, id, rarity } => {
                 compiler.subject(kind);
                 Some(C::CreateCard {
                     kind: Arc::from(kind.as_str()),
                     id: id.as_deref().map(Arc::from),
+                    rarity: *rarity,
                 })
             }
             CloverOperation::Destroy => Some(C::Destroy),
+            CloverOperation::AlterCard {
+                enhancement,
+                seal,
+                suit,
+                edition,
+                rank,
+            } => {
+                compiler.subject("card");
+                Some(C::AlterCard(CardChange {
+                    enhancement: *enhancement,
+                    seal: *seal,
+                    suit: *suit,
+                    edition: *edition,
+                    rank: *rank,
+                }))
+            }
             CloverOperation::ScaleSelf { amount, mode } => {
                 compiler.subject("counter");
                 compiler
@@ -446,4 +601,36 @@ impl GameVocabulary for CloverVocabulary {
             }
         }
     }
+}
+
+fn tally(
+    compiler: &mut OperationCompiler<'_>,
+    amount: &Amount,
+    mode: Option<ScaleMode>,
+    draw: Option<&str>,
+) -> Option<Tally> {
+    if let Some(stream) = draw {
+        if !crate::state::STREAM_NAMES.contains(&stream) {
+            compiler.fail(
+                "operation.draw",
+                turnstile_effects::LoadError::UnknownStream {
+                    name: stream.to_owned(),
+                    known: turnstile_sheets::Names(
+                        crate::state::STREAM_NAMES
+                            .iter()
+                            .map(|s| (*s).to_owned())
+                            .collect(),
+                    ),
+                },
+            );
+            return None;
+        }
+    }
+    compiler
+        .amount("operation.amount", amount)
+        .map(|amount| Tally {
+            amount,
+            mode: mode.unwrap_or(ScaleMode::Add),
+            draw: draw.map(Arc::from),
+        })
 }

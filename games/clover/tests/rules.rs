@@ -65,8 +65,15 @@ fn story_2_boss_effects_apply_while_their_blind_is_played_only() {
         4,
         "gone once beaten"
     );
-    // Every boss applies something while active.
+    // Every boss applies something while active: a rule, or (the toll, the withering, the
+    // yoke) a row of the scoring, tested in tests/breadth.rs.
     for boss in c.of_kind("boss") {
+        let owner = format!("boss:{}", boss.id);
+        if c.effects.rows().iter().any(|r| {
+            r.owner.as_str() == owner && r.trigger != turnstile_clover::vocabulary::Trigger::Passive
+        }) {
+            continue;
+        }
         let mut r = fresh(&c);
         let before = r.rules.clone();
         r.boss = Some(format!("boss:{}", boss.id));
@@ -302,7 +309,12 @@ fn consumables_do_what_they_say() {
     for owner in all {
         let mut r = fresh(&c);
         r.consumables.push(owner.clone());
-        run::use_consumable(&mut r, &c, 0).unwrap_or_else(|e| panic!("{owner}: {e}"));
+        // A card-changing one is used on as many cards as it takes.
+        let on: Vec<turnstile_clover::cards::Card> = common::cards("AS KH QD JC 10S")
+            .into_iter()
+            .take(usize::from(run::targets_of(&c, &owner)))
+            .collect();
+        run::use_consumable_on(&mut r, &c, 0, &on).unwrap_or_else(|e| panic!("{owner}: {e}"));
     }
 }
 

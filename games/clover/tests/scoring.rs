@@ -351,8 +351,18 @@ fn every_joker_acts_somewhere() {
         ("AC AD AH AS 10C", "2S"),
         ("3S 3H 9C 9D", "8S"),
         ("JS", "QS KD"),
+        ("2H 3H 4H 5H 6H", "9C"),
     ];
-    let later = ["OnSell", "OnBuy", "OnDiscard", "OnRoundEnd"];
+    // Rows of other moments are tested where those moments happen (tests/breadth.rs).
+    let later = [
+        "OnSell",
+        "OnBuy",
+        "OnDiscard",
+        "OnRoundEnd",
+        "OnRoundStart",
+        "OnUse",
+        "OnBossDefeated",
+    ];
     for joker in c.of_kind("joker") {
         let owner = format!("joker:{}", joker.id);
         if let Some(copies) = joker.copies {
@@ -386,6 +396,18 @@ fn every_joker_acts_somewhere() {
                 // held retriggers).
                 let mut run = run_with(&c, &[&joker.id, "spiral", "crown_keeper"]);
                 run.discards_left = 0;
+                // Every other try is the round's last hand (jokers of the last hand).
+                if i % 2 == 1 {
+                    run.hands_left = 0;
+                }
+                // A deck with some of everything the `deck.*` variables count.
+                run.scoring.deck = turnstile_clover::state::DeckCounts {
+                    left: 10,
+                    steel: 1,
+                    stone: 1,
+                    nines: 1,
+                    enhanced: 16,
+                };
                 let r = score_hand(&mut run, &c, &cards(played), &cards(held), true).unwrap();
                 acted |= r.steps.iter().any(|s| &*s.owner == owner.as_str());
                 // Chance rows: try other seeds.

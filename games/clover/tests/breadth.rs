@@ -1,0 +1,1812 @@
+//! The genre's breadth (issue 12, point 2): one table-driven test per sort of thing, each case
+//! naming the thing, its setup and the exact change it must make — so a row that stops
+//! acting, or acts with another number, fails the case that names it.
+
+mod common;
+
+use common::*;
+use turnstile_clover::cards::{Enhancement, Seal, Suit};
+use turnstile_clover::run::{self, Blind};
+use turnstile_clover::state::Rule;
+use turnstile_clover::CloverAction;
+use turnstile_clover::{score_hand, Content, RunState};
+use turnstile_core::determinism::Fixed;
+
+/// A scoring case: `jokers` (each with a counter), a setup, the hand, and the chips and mult
+/// it must end with.
+struct Scored {
+    thing: &'static str,
+    jokers: &'static [(&'static str, i64)],
+    setup: fn(&mut RunState),
+    played: &'static str,
+    held: &'static str,
+    chips: i64,
+    /// Mult in ten-thousandths (`20_000` is ×2).
+    mult: i64,
+}
+
+fn none(_: &mut RunState) {}
+
+fn last_hand(run: &mut RunState) {
+    run.hands_left = 0;
+}
+
+/// 20 cards left to draw, 4 steel, 2 stone, 3 nines, 16 enhanced.
+fn deck_counts(run: &mut RunState) {
+    run.scoring.deck = turnstile_clover::state::DeckCounts {
+        left: 20,
+        steel: 4,
+        stone: 2,
+        nines: 3,
+        enhanced: 16,
+    };
+}
+
+fn rich(run: &mut RunState) {
+    run.money = 10;
+}
+
+fn run_of(c: &Content, jokers: &[(&str, i64)]) -> RunState {
+    let ids: Vec<&str> = jokers.iter().map(|(j, _)| *j).collect();
+    let mut run = run_with(c, &ids);
+    for (slot, (_, counter)) in jokers.iter().enumerate() {
+        run.jokers[slot].counter = *counter;
+    }
+    run::rebuild(&mut run, c).unwrap();
+    run
+}
+
+const W: i64 = 10_000;
+
+/// Pair of aces (`AS AH 3C`): 10 + 11 + 11 = 32 chips, ×2 — the baseline most cases change.
+const SCORED: &[Scored] = &[
+    Scored {
+        thing: "echo_quartet",
+        jokers: &[("echo_quartet", 0)],
+        setup: none,
+        played: "AS AH AC AD 3C",
+        held: "",
+        chips: 60 + 44,
+        mult: 28 * W,
+    },
+    Scored {
+        thing: "echo_quartet (no quartet)",
+        jokers: &[("echo_quartet", 0)],
+        setup: none,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 2 * W,
+    },
+    Scored {
+        thing: "flint_arrow",
+        jokers: &[("flint_arrow", 0)],
+        setup: none,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32 + 50,
+        mult: 2 * W,
+    },
+    Scored {
+        thing: "black_agate",
+        jokers: &[("black_agate", 0)],
+        setup: none,
+        played: "AC AH 3C",
+        held: "",
+        chips: 32,
+        mult: 9 * W,
+    },
+    Scored {
+        thing: "tightrope",
+        jokers: &[("tightrope", 0)],
+        setup: last_hand,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 6 * W,
+    },
+    Scored {
+        thing: "tightrope (not last)",
+        jokers: &[("tightrope", 0)],
+        setup: none,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 2 * W,
+    },
+    Scored {
+        thing: "twilight",
+        jokers: &[("twilight", 0)],
+        setup: last_hand,
+        played: "AS AH 3C",
+        held: "",
+        chips: 10 + 44,
+        mult: 2 * W,
+    },
+    Scored {
+        thing: "twilight (not last)",
+        jokers: &[("twilight", 0)],
+        setup: none,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 2 * W,
+    },
+    // 5 slots, 1 joker: 4 empty + itself = ×5.
+    Scored {
+        thing: "hollow_frame",
+        jokers: &[("hollow_frame", 0)],
+        setup: none,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 10 * W,
+    },
+    Scored {
+        thing: "hollow_frame (two jokers)",
+        jokers: &[("hollow_frame", 0), ("harlequin", 0)],
+        setup: none,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 12 * W,
+    },
+    Scored {
+        thing: "bullhorn",
+        jokers: &[("bullhorn", 0)],
+        setup: rich,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32 + 20,
+        mult: 2 * W,
+    },
+    Scored {
+        thing: "shoestring",
+        jokers: &[("shoestring", 0)],
+        setup: rich,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 6 * W,
+    },
+    Scored {
+        thing: "bus_rider (no face)",
+        jokers: &[("bus_rider", 2)],
+        setup: none,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 5 * W,
+    },
+    Scored {
+        thing: "bus_rider (face resets)",
+        jokers: &[("bus_rider", 5)],
+        setup: none,
+        played: "KS KH",
+        held: "",
+        chips: 30,
+        mult: 2 * W,
+    },
+    Scored {
+        thing: "melting_cone",
+        jokers: &[("melting_cone", 0)],
+        setup: none,
+        played: "AS AH 3C",
+        held: "",
+        chips: 132,
+        mult: 2 * W,
+    },
+    Scored {
+        thing: "melting_cone (melted 4)",
+        jokers: &[("melting_cone", 4)],
+        setup: none,
+        played: "AS AH 3C",
+        held: "",
+        chips: 112,
+        mult: 2 * W,
+    },
+    Scored {
+        thing: "melting_cone (gone)",
+        jokers: &[("melting_cone", 30)],
+        setup: none,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 2 * W,
+    },
+    Scored {
+        thing: "kettle_corn",
+        jokers: &[("kettle_corn", 0)],
+        setup: none,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 22 * W,
+    },
+    Scored {
+        thing: "kettle_corn (2 rounds)",
+        jokers: &[("kettle_corn", 2)],
+        setup: none,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 14 * W,
+    },
+    // Two pair: 20 + 11 + 11 + 3 + 3 = 48 chips; the counter goes 0 -> 2 before it adds.
+    Scored {
+        thing: "patched_trousers",
+        jokers: &[("patched_trousers", 0)],
+        setup: none,
+        played: "AS AH 3C 3D 5S",
+        held: "",
+        chips: 48,
+        mult: 4 * W,
+    },
+    Scored {
+        thing: "patched_trousers (pair only)",
+        jokers: &[("patched_trousers", 4)],
+        setup: none,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 6 * W,
+    },
+    // Pair of twos: 10 + 2 + 2, each 2 adds 8 to the counter first: +16.
+    Scored {
+        thing: "wee_one",
+        jokers: &[("wee_one", 0)],
+        setup: none,
+        played: "2S 2H",
+        held: "",
+        chips: 14 + 16,
+        mult: 2 * W,
+    },
+    Scored {
+        thing: "open_road",
+        jokers: &[("open_road", 2)],
+        setup: none,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 4 * W,
+    },
+    Scored {
+        thing: "old_skull",
+        jokers: &[("old_skull", 46)],
+        setup: none,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 6 * W,
+    },
+    Scored {
+        thing: "palm_reader",
+        jokers: &[("palm_reader", 3)],
+        setup: none,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 5 * W,
+    },
+    Scored {
+        thing: "star_map",
+        jokers: &[("star_map", 10)],
+        setup: none,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 4 * W,
+    },
+    Scored {
+        thing: "star_map (3 planets)",
+        jokers: &[("star_map", 3)],
+        setup: none,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 26_000,
+    },
+    Scored {
+        thing: "punch_card (6th hand)",
+        jokers: &[("punch_card", 5)],
+        setup: none,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 8 * W,
+    },
+    Scored {
+        thing: "punch_card (1st hand)",
+        jokers: &[("punch_card", 0)],
+        setup: none,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 2 * W,
+    },
+    Scored {
+        thing: "fizz",
+        jokers: &[("fizz", 0)],
+        setup: none,
+        played: "AS AH 3C",
+        held: "",
+        chips: 10 + 44,
+        mult: 2 * W,
+    },
+    Scored {
+        thing: "fizz (flat)",
+        jokers: &[("fizz", 10)],
+        setup: none,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 2 * W,
+    },
+    Scored {
+        thing: "green_banana",
+        jokers: &[("green_banana", 0)],
+        setup: none,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 17 * W,
+    },
+    Scored {
+        thing: "blue_banana",
+        jokers: &[("blue_banana", 0)],
+        setup: none,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 6 * W,
+    },
+    Scored {
+        thing: "deep_blue",
+        jokers: &[("deep_blue", 0)],
+        setup: deck_counts,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32 + 40,
+        mult: 2 * W,
+    },
+    Scored {
+        thing: "steelworks",
+        jokers: &[("steelworks", 0)],
+        setup: deck_counts,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 36_000,
+    },
+    Scored {
+        thing: "quarry",
+        jokers: &[("quarry", 0)],
+        setup: deck_counts,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32 + 50,
+        mult: 2 * W,
+    },
+    Scored {
+        thing: "licence",
+        jokers: &[("licence", 0)],
+        setup: deck_counts,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 6 * W,
+    },
+    Scored {
+        thing: "licence (15 enhanced)",
+        jokers: &[("licence", 0)],
+        setup: |r| {
+            deck_counts(r);
+            r.scoring.deck.enhanced = 15
+        },
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 2 * W,
+    },
+    Scored {
+        thing: "noodle_bowl",
+        jokers: &[("noodle_bowl", 0)],
+        setup: none,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 4 * W,
+    },
+    Scored {
+        thing: "noodle_bowl (50 discarded)",
+        jokers: &[("noodle_bowl", 50)],
+        setup: none,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 3 * W,
+    },
+    Scored {
+        thing: "old_reel",
+        jokers: &[("old_reel", 4)],
+        setup: none,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 4 * W,
+    },
+    // High card ace: 5 + 11 x1; the lowest held card (a 5) adds 2 x 5 in the held step.
+    Scored {
+        thing: "clenched_fist",
+        jokers: &[("clenched_fist", 0)],
+        setup: none,
+        played: "AS",
+        held: "9C 5S",
+        chips: 16,
+        mult: 11 * W,
+    },
+    // ... and ties go to the rightmost lowest card; a lone stone-free hand of kings: +20.
+    Scored {
+        thing: "clenched_fist (kings)",
+        jokers: &[("clenched_fist", 0)],
+        setup: none,
+        played: "AS",
+        held: "KC KS",
+        chips: 16,
+        mult: 21 * W,
+    },
+    // Mimic repeats a held card that produced an effect: the fist's +10 twice.
+    Scored {
+        thing: "clenched_fist + mimic",
+        jokers: &[("clenched_fist", 0), ("mimic", 0)],
+        setup: none,
+        played: "AS",
+        held: "9C 5S",
+        chips: 16,
+        mult: 21 * W,
+    },
+];
+
+#[test]
+fn scoring_things_change_the_score_by_their_numbers() {
+    let c = content();
+    let mut failures = Vec::new();
+    for case in SCORED {
+        let mut run = run_of(&c, case.jokers);
+        (case.setup)(&mut run);
+        let r = score_hand(&mut run, &c, &cards(case.played), &cards(case.held), true).unwrap();
+        if (r.chips, r.mult) != (case.chips, Fixed::from_raw(case.mult)) {
+            failures.push(format!(
+                "{}: chips {} mult {} (want {} and {})",
+                case.thing,
+                r.chips,
+                r.mult,
+                case.chips,
+                Fixed::from_raw(case.mult)
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+#[test]
+fn a_red_seal_repeats_the_lowest_held_card_joker_in_the_held_step() {
+    let c = content();
+    let mut run = run_of(&c, &[("clenched_fist", 0), ("crown_keeper", 0)]);
+    let mut held = cards("KS 5S");
+    held[1].seal = Seal::Red;
+    // High card 16 x1. Held: the king's x1.5 (crown keeper) -> 1.5; the five: +10 twice
+    // (red seal) -> 21.5. In the old joker slot the +10 came after the x1.5 and once.
+    let r = score_hand(&mut run, &c, &cards("AS"), &held, true).unwrap();
+    assert_eq!(r.mult, Fixed::from_raw(215_000));
+    assert!(r
+        .steps
+        .iter()
+        .any(|s| &*s.owner == "joker:clenched_fist" && &*s.trigger == "OnCardHeld"));
+}
+
+/// A state case: jokers, what is done with them, and what must hold after.
+struct After {
+    thing: &'static str,
+    jokers: &'static [(&'static str, i64)],
+    act: fn(&mut RunState, &Content),
+    check: fn(&RunState, &RunState) -> bool,
+    want: &'static str,
+}
+
+fn pair(run: &mut RunState, c: &Content) {
+    score_hand(run, c, &cards("AS AH 3C"), &[], true).unwrap();
+}
+
+fn end_small(run: &mut RunState, c: &Content) {
+    run::end_round(run, c, Blind::Small, &[]).unwrap();
+}
+
+fn end_boss(run: &mut RunState, c: &Content) {
+    run::end_round(run, c, Blind::Boss, &[]).unwrap();
+}
+
+fn use_card(run: &mut RunState, c: &Content, card: &str) {
+    run.consumables.push(card.into());
+    let at = run.consumables.len() - 1;
+    run::use_consumable(run, c, at).unwrap();
+}
+
+fn money(run: &RunState) -> i64 {
+    run.money
+}
+
+const AFTER: &[After] = &[
+    After {
+        thing: "rough_stone",
+        jokers: &[("rough_stone", 0)],
+        act: |r, c| {
+            score_hand(r, c, &cards("AD AH 3C"), &[], true)
+                .map(|_| ())
+                .unwrap()
+        },
+        check: |b, a| money(a) == money(b) + 1,
+        want: "$1 for the scored diamond",
+    },
+    After {
+        thing: "spirit_board",
+        jokers: &[("spirit_board", 0)],
+        act: |r, c| {
+            score_hand(r, c, &cards("2H 3H 4H 5H 6H"), &[], true)
+                .map(|_| ())
+                .unwrap()
+        },
+        check: |_, a| a.consumables.len() == 1 && a.consumables[0].starts_with("spectral:"),
+        want: "a spectral card for a straight tide",
+    },
+    After {
+        thing: "spirit_board (flush only)",
+        jokers: &[("spirit_board", 0)],
+        act: |r, c| {
+            score_hand(r, c, &cards("2H 3H 4H 5H 9H"), &[], true)
+                .map(|_| ())
+                .unwrap()
+        },
+        check: |_, a| a.consumables.is_empty(),
+        want: "nothing",
+    },
+    After {
+        thing: "wanderer",
+        jokers: &[("wanderer", 0)],
+        act: pair,
+        check: |_, a| a.consumables.len() == 1 && a.consumables[0].starts_with("tarot:"),
+        want: "a tarot at $4",
+    },
+    After {
+        thing: "wanderer (rich)",
+        jokers: &[("wanderer", 0)],
+        act: |r, c| {
+            r.money = 5;
+            pair(r, c)
+        },
+        check: |_, a| a.consumables.is_empty(),
+        want: "nothing at $5",
+    },
+    After {
+        thing: "card_reader",
+        jokers: &[("card_reader", 0)],
+        act: |r, c| run::start_round(r, c, Blind::Small).unwrap(),
+        check: |_, a| a.consumables.len() == 1 && a.consumables[0].starts_with("tarot:"),
+        want: "a tarot when the blind starts",
+    },
+    After {
+        thing: "plate_spinner",
+        jokers: &[("plate_spinner", 0)],
+        act: |_, _| {},
+        check: |_, a| a.rule(Rule::HandSize) == 9,
+        want: "hand size 9",
+    },
+    After {
+        thing: "tippler",
+        jokers: &[("tippler", 0)],
+        act: |_, _| {},
+        check: |_, a| a.rule(Rule::Discards) == 4,
+        want: "4 discards",
+    },
+    After {
+        thing: "minstrel",
+        jokers: &[("minstrel", 0)],
+        act: |_, _| {},
+        check: |_, a| a.rule(Rule::HandSize) == 10 && a.rule(Rule::Hands) == 3,
+        want: "hand size 10, 3 hands",
+    },
+    After {
+        thing: "merry_fool",
+        jokers: &[("merry_fool", 0)],
+        act: |_, _| {},
+        check: |_, a| a.rule(Rule::HandSize) == 7 && a.rule(Rule::Discards) == 6,
+        want: "hand size 7, 6 discards",
+    },
+    After {
+        thing: "bean_sprout",
+        jokers: &[("bean_sprout", 0)],
+        act: |_, _| {},
+        check: |_, a| a.rule(Rule::HandSize) == 13,
+        want: "hand size 13",
+    },
+    After {
+        thing: "bean_sprout (2 rounds)",
+        jokers: &[("bean_sprout", 0)],
+        act: |r, c| {
+            end_small(r, c);
+            end_small(r, c)
+        },
+        check: |_, a| a.rule(Rule::HandSize) == 11 && a.jokers[0].counter == 2,
+        want: "hand size 11",
+    },
+    After {
+        thing: "bean_sprout (spent)",
+        jokers: &[("bean_sprout", 9)],
+        act: |_, _| {},
+        check: |_, a| a.rule(Rule::HandSize) == 8,
+        want: "hand size 8",
+    },
+    After {
+        thing: "melting_cone melts",
+        jokers: &[("melting_cone", 0)],
+        act: |r, c| {
+            pair(r, c);
+            pair(r, c)
+        },
+        check: |_, a| a.jokers[0].counter == 2,
+        want: "counter 2",
+    },
+    After {
+        thing: "kettle_corn pops",
+        jokers: &[("kettle_corn", 0)],
+        act: end_small,
+        check: |_, a| a.jokers[0].counter == 1,
+        want: "counter 1",
+    },
+    After {
+        thing: "open_road resets",
+        jokers: &[("open_road", 3)],
+        act: end_small,
+        check: |_, a| a.jokers[0].counter == 0,
+        want: "counter 0 after the round",
+    },
+    After {
+        thing: "palm_reader counts tarots",
+        jokers: &[("palm_reader", 0)],
+        act: |r, c| {
+            use_card(r, c, "tarot:lantern");
+            use_card(r, c, "planet:pebble")
+        },
+        check: |_, a| a.jokers[0].counter == 1,
+        want: "counter 1 (the planet does not count)",
+    },
+    After {
+        thing: "star_map counts planets",
+        jokers: &[("star_map", 0)],
+        act: |r, c| {
+            use_card(r, c, "tarot:lantern");
+            use_card(r, c, "planet:pebble")
+        },
+        check: |_, a| a.jokers[0].counter == 1,
+        want: "counter 1 (the tarot does not count)",
+    },
+    After {
+        thing: "old_reel counts skips",
+        jokers: &[("old_reel", 0)],
+        act: |r, c| run::take_tag(r, c, "windfall").unwrap(),
+        check: |_, a| a.jokers[0].counter == 1,
+        want: "counter 1",
+    },
+    // End of round on a small blind with 3 hands left at $4: $3 reward + $3 for the hands;
+    // a joker's `OnRoundEnd` money comes first, so interest ($1 per $5) counts it.
+    After {
+        thing: "skyrocket",
+        jokers: &[("skyrocket", 0)],
+        act: end_small,
+        check: |b, a| money(a) == money(b) + 1 + 3 + 3 + 1,
+        want: "$1 more (and $1 interest on $5)",
+    },
+    After {
+        thing: "skyrocket (2 bosses)",
+        jokers: &[("skyrocket", 2)],
+        act: end_small,
+        check: |b, a| money(a) == money(b) + 5 + 3 + 3 + 1,
+        want: "$5 more (and $1 interest on $9)",
+    },
+    After {
+        thing: "skyrocket grows on a boss",
+        jokers: &[("skyrocket", 0)],
+        act: end_boss,
+        check: |_, a| a.jokers[0].counter == 1,
+        want: "counter 1",
+    },
+    After {
+        thing: "patience",
+        jokers: &[("patience", 0)],
+        act: end_small,
+        check: |b, a| money(a) == money(b) + 6 + 3 + 3 + 2,
+        want: "$6 for 3 unused discards (and $2 interest on $10)",
+    },
+    After {
+        thing: "patience (a discard used)",
+        jokers: &[("patience", 0)],
+        act: |r, c| {
+            r.discards_left = 2;
+            end_small(r, c)
+        },
+        check: |b, a| money(a) == money(b) + 3 + 3,
+        want: "nothing",
+    },
+    After {
+        thing: "green_banana (scores)",
+        jokers: &[("green_banana", 0)],
+        act: pair,
+        check: |_, a| a.jokers.len() == 1,
+        want: "still there after a hand",
+    },
+    After {
+        thing: "safecracker",
+        jokers: &[("safecracker", 0)],
+        act: |_, _| {},
+        check: |_, a| a.rule(Rule::Hands) == 7 && a.rule(Rule::Discards) == 0,
+        want: "7 hands, no discards",
+    },
+    After {
+        thing: "moonshot",
+        jokers: &[("moonshot", 0)],
+        act: |r, c| {
+            r.money = 20;
+            end_small(r, c)
+        },
+        check: |_, a| a.money == 20 + 3 + 3 + 8,
+        want: "$2 interest per $5",
+    },
+    After {
+        thing: "tab_card",
+        jokers: &[("tab_card", 0)],
+        act: |r, c| {
+            r.money = 0;
+            run::buy_joker(r, c, "harlequin").unwrap()
+        },
+        check: |_, a| a.money == -2 && a.jokers.len() == 2,
+        want: "bought on credit",
+    },
+    After {
+        thing: "tab_card (the limit)",
+        jokers: &[("tab_card", 0)],
+        act: |r, c| {
+            r.money = -19;
+            let _ = run::buy_joker(r, c, "harlequin");
+        },
+        check: |_, a| a.money == -19 && a.jokers.len() == 1,
+        want: "refused past -$20",
+    },
+    After {
+        thing: "clown_car",
+        jokers: &[("clown_car", 0)],
+        act: |_, _| {},
+        check: |_, a| {
+            run::reroll_price(a, 0) == 0
+                && run::reroll_price(a, 1) == 5
+                && run::reroll_price(a, 2) == 6
+        },
+        want: "the first reroll free",
+    },
+    After {
+        thing: "melting_cone melts away",
+        jokers: &[("melting_cone", 19)],
+        act: pair,
+        check: |_, a| a.jokers.is_empty(),
+        want: "gone after its 20th hand",
+    },
+    After {
+        thing: "kettle_corn is eaten",
+        jokers: &[("kettle_corn", 4)],
+        act: end_small,
+        check: |_, a| a.jokers.is_empty(),
+        want: "gone after 5 rounds",
+    },
+    After {
+        thing: "fizz goes flat",
+        jokers: &[("fizz", 9)],
+        act: pair,
+        check: |_, a| a.jokers.is_empty(),
+        want: "gone after 10 hands",
+    },
+    After {
+        thing: "bean_sprout wilts",
+        jokers: &[("bean_sprout", 4)],
+        act: end_small,
+        check: |_, a| a.jokers.is_empty() && a.rule(Rule::HandSize) == 8,
+        want: "gone after 5 rounds, its hand size with it",
+    },
+    After {
+        thing: "an eternal melting_cone stays",
+        jokers: &[("melting_cone", 19)],
+        act: |r, c| {
+            r.jokers[0].eternal = true;
+            pair(r, c)
+        },
+        check: |_, a| a.jokers.len() == 1,
+        want: "eternal: never destroyed",
+    },
+    After {
+        thing: "ninth_cloud",
+        jokers: &[("ninth_cloud", 0)],
+        act: |r, c| {
+            deck_counts(r);
+            end_small(r, c)
+        },
+        check: |b, a| money(a) == money(b) + 3 + 3 + 3 + 1,
+        want: "$3 for 3 nines (and $1 interest on $7)",
+    },
+    After {
+        thing: "flip_card",
+        jokers: &[("flip_card", 0)],
+        act: |r, c| {
+            r.money = 20;
+            run::reroll_shop(r, c, 0).unwrap();
+            run::reroll_shop(r, c, 1).unwrap();
+        },
+        check: |_, a| a.jokers[0].counter == 4,
+        want: "counter 4 after two rerolls",
+    },
+    After {
+        thing: "red_ticket",
+        jokers: &[("red_ticket", 0)],
+        act: |r, c| run::skip_pack(r, c).unwrap(),
+        check: |_, a| a.jokers[0].counter == 3,
+        want: "counter 3 after a skipped pack",
+    },
+    After {
+        thing: "ringmaster",
+        jokers: &[("ringmaster", 0)],
+        act: |_, _| {},
+        check: |_, a| a.rule(Rule::Duplicates) == 1,
+        want: "owned jokers offered again",
+    },
+    After {
+        thing: "loaded_dice",
+        jokers: &[("loaded_dice", 0)],
+        act: |_, _| {},
+        check: |_, a| a.rule(Rule::ChanceFactor) == 2,
+        want: "chances x2",
+    },
+    After {
+        thing: "loaded_dice x2 multiplies",
+        jokers: &[("loaded_dice", 0), ("loaded_dice", 0)],
+        act: |_, _| {},
+        check: |_, a| a.rule(Rule::ChanceFactor) == 4,
+        want: "chances x4",
+    },
+];
+
+#[test]
+fn things_change_the_run_by_their_numbers() {
+    let c = content();
+    let mut failures = Vec::new();
+    for case in AFTER {
+        let mut run = run_of(&c, case.jokers);
+        let before = run.clone();
+        (case.act)(&mut run, &c);
+        if !(case.check)(&before, &run) {
+            failures.push(format!(
+                "{}: want {}; money {} -> {}, consumables {:?}, counters {:?}",
+                case.thing,
+                case.want,
+                before.money,
+                run.money,
+                run.consumables,
+                run.jokers.iter().map(|j| j.counter).collect::<Vec<_>>()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// A chance doubled twice is certain: the 1-in-4 level-up of the star chart always fires
+/// with two loaded dice (forced outcome, whatever the seed), and never without a roll.
+#[test]
+fn two_chance_doublers_make_a_quarter_certain() {
+    let c = content();
+    for seed in ["a", "b", "c", "d", "e", "f", "g", "h"] {
+        let mut run = RunState::new(seed, 1, "plain").unwrap();
+        for j in ["loaded_dice", "loaded_dice", "star_chart"] {
+            run.jokers.push(c.joker(j).unwrap());
+        }
+        run::rebuild(&mut run, &c).unwrap();
+        let r = score_hand(&mut run, &c, &cards("AS AH"), &[], true).unwrap();
+        assert_eq!(run.levels[1], 2, "seed {seed}");
+        // Level 2 pair: 25 chips + 22, x3.
+        assert_eq!((r.chips, r.mult), (47, Fixed::from_int(3)), "seed {seed}");
+    }
+}
+
+/// A consumable used on chosen cards: the thing, the cards, and what they must be after.
+struct UsedOnCase {
+    thing: &'static str,
+    on: &'static str,
+    check: fn(&run::UsedOn) -> bool,
+}
+
+const USED_ON: &[UsedOnCase] = &[
+    UsedOnCase {
+        thing: "tarot:conjurer",
+        on: "AS KH",
+        check: |u| u.cards.iter().all(|c| c.enhancement == Enhancement::Lucky),
+    },
+    UsedOnCase {
+        thing: "tarot:matron",
+        on: "AS KH",
+        check: |u| u.cards.iter().all(|c| c.enhancement == Enhancement::Mult),
+    },
+    UsedOnCase {
+        thing: "tarot:abbot",
+        on: "AS KH",
+        check: |u| u.cards.iter().all(|c| c.enhancement == Enhancement::Bonus),
+    },
+    UsedOnCase {
+        thing: "tarot:twins",
+        on: "AS",
+        check: |u| u.cards[0].enhancement == Enhancement::Wild,
+    },
+    UsedOnCase {
+        thing: "tarot:carriage",
+        on: "AS",
+        check: |u| u.cards[0].enhancement == Enhancement::Steel,
+    },
+    UsedOnCase {
+        thing: "tarot:verdict",
+        on: "AS",
+        check: |u| u.cards[0].enhancement == Enhancement::Glass,
+    },
+    UsedOnCase {
+        thing: "tarot:fiend",
+        on: "AS",
+        check: |u| u.cards[0].enhancement == Enhancement::Gold,
+    },
+    UsedOnCase {
+        thing: "tarot:spire",
+        on: "AS",
+        check: |u| u.cards[0].enhancement == Enhancement::Stone,
+    },
+    UsedOnCase {
+        thing: "tarot:dawn",
+        on: "AS KC 2D",
+        check: |u| u.cards.iter().all(|c| c.suit == Suit::Hearts),
+    },
+    UsedOnCase {
+        thing: "tarot:night",
+        on: "AS KH 2D",
+        check: |u| u.cards.iter().all(|c| c.suit == Suit::Clubs),
+    },
+    // An ace goes round to a 2; a king becomes an ace.
+    UsedOnCase {
+        thing: "tarot:might",
+        on: "AS KH",
+        check: |u| u.cards[0].rank == 2 && u.cards[1].rank == 14,
+    },
+    UsedOnCase {
+        thing: "tarot:gallows",
+        on: "AS KH",
+        check: |u| u.destroyed == vec![0, 1],
+    },
+    UsedOnCase {
+        thing: "spectral:amulet",
+        on: "AS",
+        check: |u| u.cards[0].seal == Seal::Gold,
+    },
+    UsedOnCase {
+        thing: "spectral:echo_seal",
+        on: "AS",
+        check: |u| u.cards[0].seal == Seal::Red,
+    },
+    UsedOnCase {
+        thing: "spectral:reverie",
+        on: "AS",
+        check: |u| u.cards[0].seal == Seal::Blue,
+    },
+    UsedOnCase {
+        thing: "spectral:channel",
+        on: "AS",
+        check: |u| u.cards[0].seal == Seal::Purple,
+    },
+];
+
+#[test]
+fn card_changing_consumables_change_the_chosen_cards() {
+    let c = content();
+    let mut failures = Vec::new();
+    for case in USED_ON {
+        let mut run = run_of(&c, &[]);
+        run.consumables.push(case.thing.into());
+        let used = run::use_consumable_on(&mut run, &c, 0, &cards(case.on)).unwrap();
+        if !(case.check)(&used) || !run.consumables.is_empty() {
+            failures.push(format!("{}: {:?}", case.thing, used));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+    // Too many, none, or cards for a consumable that takes none: refused, nothing spent.
+    let mut run = run_of(&c, &[]);
+    run.consumables.push("tarot:twins".into());
+    let e = run::use_consumable_on(&mut run, &c, 0, &cards("AS KH")).unwrap_err();
+    assert_eq!(e.code(), "no_targets");
+    assert_eq!(
+        run::use_consumable(&mut run, &c, 0).unwrap_err().code(),
+        "no_targets"
+    );
+    run.consumables = vec!["tarot:lantern".into()];
+    let e = run::use_consumable_on(&mut run, &c, 0, &cards("AS")).unwrap_err();
+    assert_eq!(e.code(), "bad_targets");
+    assert_eq!(run.consumables.len(), 1);
+}
+
+#[test]
+fn a_tarot_used_on_hand_cards_changes_the_hand_and_the_deck() {
+    let (content, mut s) = new_game("tarot-hand", 1);
+    let c = content.content();
+    s.apply(c, &CloverAction::SelectBlind).unwrap();
+    s.run.consumables = vec!["tarot:twins".into(), "tarot:gallows".into()];
+    let first = s.hand[0];
+    s.apply(
+        c,
+        &CloverAction::Use {
+            index: 0,
+            cards: vec![0],
+        },
+    )
+    .unwrap();
+    assert_eq!(s.hand[0].enhancement, Enhancement::Wild);
+    assert_eq!((s.hand[0].rank, s.hand[0].suit), (first.rank, first.suit));
+    assert_eq!(
+        s.cards
+            .iter()
+            .filter(|c| c.enhancement == Enhancement::Wild)
+            .count(),
+        1
+    );
+    let size = s.hand.len();
+    s.apply(
+        c,
+        &CloverAction::Use {
+            index: 0,
+            cards: vec![1, 2],
+        },
+    )
+    .unwrap();
+    assert_eq!(s.hand.len(), size - 2);
+    assert_eq!(s.cards.len(), 50);
+    // Outside a blind, cards cannot be chosen.
+    let (content, mut s) = new_game("tarot-shop", 1);
+    s.run.consumables = vec!["tarot:twins".into()];
+    let e = s
+        .apply(
+            content.content(),
+            &CloverAction::Use {
+                index: 0,
+                cards: vec![0],
+            },
+        )
+        .unwrap_err();
+    assert_eq!(e.code, "wrong_phase");
+}
+
+/// A rule case: the owner (a voucher, a deck's rows being present), and the rules after.
+struct Rules {
+    thing: &'static str,
+    vouchers: &'static [&'static str],
+    deck: &'static str,
+    want: &'static [(Rule, i64)],
+}
+
+const RULES: &[Rules] = &[
+    Rules {
+        thing: "overstock_plus",
+        vouchers: &["overstock", "overstock_plus"],
+        deck: "plain",
+        want: &[(Rule::ShopSlots, 4)],
+    },
+    Rules {
+        thing: "reroll_glut",
+        vouchers: &["bargain_reroll", "reroll_glut"],
+        deck: "plain",
+        want: &[(Rule::RerollCost, 1)],
+    },
+    Rules {
+        thing: "long_reach",
+        vouchers: &["grabber", "long_reach"],
+        deck: "plain",
+        want: &[(Rule::Hands, 6)],
+    },
+    Rules {
+        thing: "recycler",
+        vouchers: &["wasteful", "recycler"],
+        deck: "plain",
+        want: &[(Rule::Discards, 5)],
+    },
+    Rules {
+        thing: "money_orchard",
+        vouchers: &["seed_money", "money_orchard"],
+        deck: "plain",
+        want: &[(Rule::InterestCap, 75)],
+    },
+    Rules {
+        thing: "paint_palette",
+        vouchers: &["paint_brush", "paint_palette"],
+        deck: "plain",
+        want: &[(Rule::HandSize, 10)],
+    },
+    Rules {
+        thing: "recast",
+        vouchers: &["recast"],
+        deck: "plain",
+        want: &[(Rule::BossRerolls, 1)],
+    },
+    Rules {
+        thing: "rewrite",
+        vouchers: &["recast", "rewrite"],
+        deck: "plain",
+        want: &[(Rule::BossRerolls, 2)],
+    },
+    Rules {
+        thing: "tarot_stall",
+        vouchers: &["tarot_stall"],
+        deck: "plain",
+        want: &[(Rule::TarotWeight, 10)],
+    },
+    Rules {
+        thing: "tarot_emporium",
+        vouchers: &["tarot_stall", "tarot_emporium"],
+        deck: "plain",
+        want: &[(Rule::TarotWeight, 32)],
+    },
+    Rules {
+        thing: "star_stall",
+        vouchers: &["star_stall"],
+        deck: "plain",
+        want: &[(Rule::PlanetWeight, 10)],
+    },
+    Rules {
+        thing: "star_emporium",
+        vouchers: &["star_stall", "star_emporium"],
+        deck: "plain",
+        want: &[(Rule::PlanetWeight, 32)],
+    },
+    Rules {
+        thing: "observatory",
+        vouchers: &["observatory"],
+        deck: "plain",
+        want: &[(Rule::Observatory, 1)],
+    },
+    Rules {
+        thing: "glyph",
+        vouchers: &["glyph"],
+        deck: "plain",
+        want: &[(Rule::Hands, 3)],
+    },
+    Rules {
+        thing: "rune",
+        vouchers: &["rune"],
+        deck: "plain",
+        want: &[(Rule::Discards, 2)],
+    },
+    Rules {
+        thing: "deck:canvas",
+        vouchers: &[],
+        deck: "canvas",
+        want: &[(Rule::HandSize, 10), (Rule::JokerSlots, 4)],
+    },
+    Rules {
+        thing: "deck:verdant",
+        vouchers: &[],
+        deck: "verdant",
+        want: &[
+            (Rule::HandReward, 2),
+            (Rule::DiscardReward, 1),
+            (Rule::Interest, 0),
+        ],
+    },
+    Rules {
+        thing: "deck:starlit",
+        vouchers: &[],
+        deck: "starlit",
+        want: &[
+            (Rule::TarotWeight, 10),
+            (Rule::PlanetWeight, 10),
+            (Rule::ShopSlots, 3),
+        ],
+    },
+    Rules {
+        thing: "deck:phantom",
+        vouchers: &[],
+        deck: "phantom",
+        want: &[(Rule::SpectralWeight, 2)],
+    },
+    Rules {
+        thing: "deck:hollow",
+        vouchers: &[],
+        deck: "hollow",
+        want: &[(Rule::DeckShape, 1)],
+    },
+    Rules {
+        thing: "deck:chequer",
+        vouchers: &[],
+        deck: "chequer",
+        want: &[(Rule::DeckShape, 2)],
+    },
+    Rules {
+        thing: "deck:tumble",
+        vouchers: &[],
+        deck: "tumble",
+        want: &[(Rule::DeckShape, 3)],
+    },
+];
+
+#[test]
+fn vouchers_and_decks_set_their_rules() {
+    let c = content();
+    let mut failures = Vec::new();
+    for case in RULES {
+        let mut run = RunState::new("rules", 1, case.deck).unwrap();
+        run::start_run(&mut run, &c).unwrap();
+        run.vouchers = case
+            .vouchers
+            .iter()
+            .map(|v| format!("voucher:{v}"))
+            .collect();
+        run::rebuild(&mut run, &c).unwrap();
+        for (rule, want) in case.want {
+            if run.rule(*rule) != *want {
+                failures.push(format!(
+                    "{}: {} is {}, want {want}",
+                    case.thing,
+                    rule.name(),
+                    run.rule(*rule)
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+#[test]
+fn second_tier_vouchers_wait_for_the_first() {
+    let c = content();
+    for seed in 0..200 {
+        let mut run = RunState::new(&format!("v{seed}"), 1, "plain").unwrap();
+        let v = run::roll_voucher(&mut run, &c).unwrap().unwrap();
+        let id = v.trim_start_matches("voucher:");
+        let entry = c.catalog.get(&v).unwrap();
+        assert!(
+            entry.requires.is_none(),
+            "{id} offered without {:?}",
+            entry.requires
+        );
+    }
+    let mut run = RunState::new("v", 1, "plain").unwrap();
+    run.vouchers = c
+        .of_kind("voucher")
+        .filter(|e| e.requires.is_none() && e.id != "overstock")
+        .map(|e| format!("voucher:{}", e.id))
+        .collect();
+    // Everything but overstock (and the tier twos) is owned: overstock it is, never its plus.
+    for _ in 0..20 {
+        let v = run::roll_voucher(&mut run.clone(), &c).unwrap().unwrap();
+        assert!(
+            v == "voucher:overstock" || c.catalog[&v].requires.is_some(),
+            "{v}"
+        );
+        assert_ne!(v, "voucher:overstock_plus");
+    }
+}
+
+#[test]
+fn glyph_and_rune_set_the_ante_back_when_bought() {
+    let c = content();
+    let mut run = run_of(&c, &[]);
+    run.ante = 3;
+    run.money = 30;
+    run::buy_voucher(&mut run, &c, "glyph").unwrap();
+    assert_eq!((run.ante, run.rule(Rule::Hands)), (2, 3));
+    run::buy_voucher(&mut run, &c, "rune").unwrap();
+    assert_eq!((run.ante, run.rule(Rule::Discards)), (1, 2));
+    // Rebuilding does not set it back again: the ante moved once, at the purchase.
+    run::rebuild(&mut run, &c).unwrap();
+    assert_eq!(run.ante, 1);
+}
+
+#[test]
+fn observatory_multiplies_by_each_held_planet_of_the_hand() {
+    let c = content();
+    let mut run = run_of(&c, &[]);
+    run.consumables = vec![
+        "planet:pebble".into(),
+        "planet:pebble".into(),
+        "planet:trine".into(),
+    ];
+    let plain = score_hand(&mut run, &c, &cards("AS AH"), &[], true).unwrap();
+    assert_eq!(plain.mult, Fixed::from_int(2));
+    run.vouchers.push("voucher:observatory".into());
+    run::rebuild(&mut run, &c).unwrap();
+    let r = score_hand(&mut run, &c, &cards("AS AH"), &[], true).unwrap();
+    // x1.5 twice (two pair-planets held), the trio's planet does nothing: 2 -> 4.5.
+    assert_eq!(r.mult, Fixed::from_raw(45_000));
+}
+
+#[test]
+fn decks_shape_the_starting_deck() {
+    let deck = |id: &str, seed: &str| {
+        let content = turnstile_clover::CloverContent::shipped().unwrap();
+        <turnstile_clover::Clover as turnstile_core::Game>::setup(
+            &content,
+            turnstile_core::MatchSetup {
+                config: &turnstile_clover::CloverConfig {
+                    stake: 1,
+                    deck: id.into(),
+                },
+                seed,
+                seats: 1,
+            },
+        )
+        .unwrap()
+    };
+    let hollow = deck("hollow", "d");
+    assert_eq!(hollow.cards.len(), 40);
+    assert!(hollow.cards.iter().all(|c| !(11..=13).contains(&c.rank)));
+    let chequer = deck("chequer", "d");
+    assert_eq!(
+        chequer
+            .cards
+            .iter()
+            .filter(|c| c.suit == Suit::Spades)
+            .count(),
+        26
+    );
+    assert_eq!(
+        chequer
+            .cards
+            .iter()
+            .filter(|c| c.suit == Suit::Hearts)
+            .count(),
+        26
+    );
+    let tumble = deck("tumble", "d");
+    assert_eq!(tumble.cards.len(), 52);
+    assert_eq!(
+        tumble.cards,
+        deck("tumble", "d").cards,
+        "the same seed, the same deck"
+    );
+    assert_ne!(tumble.cards, deck("tumble", "e").cards);
+    assert_ne!(tumble.cards, deck("plain", "d").cards);
+    let conjure = deck("conjure", "d");
+    assert_eq!(conjure.run.consumables.len(), 2);
+    assert!(conjure
+        .run
+        .consumables
+        .iter()
+        .all(|c| c.starts_with("tarot:")));
+    let phantom = deck("phantom", "d");
+    assert!(
+        phantom.run.consumables.len() == 1 && phantom.run.consumables[0].starts_with("spectral:")
+    );
+    // Verdant: $2 per unused hand, $1 per unused discard, no interest ($20 held).
+    let c = content();
+    let mut run = RunState::new("verdant", 1, "verdant").unwrap();
+    run::start_run(&mut run, &c).unwrap();
+    run.money = 20;
+    run.hands_left = 2;
+    run.discards_left = 3;
+    run::end_round(&mut run, &c, Blind::Big, &[]).unwrap();
+    assert_eq!(run.money, 20 + 4 + 4 + 3);
+}
+
+#[test]
+fn tags_pay_and_create() {
+    let c = content();
+    let mut run = run_of(&c, &[]);
+    run::take_tag(&mut run, &c, "thrift").unwrap();
+    assert_eq!(run.money, 8);
+    run.money = 50;
+    run::take_tag(&mut run, &c, "thrift").unwrap();
+    assert_eq!(run.money, 90);
+    run.played_counts[1] = 3;
+    run.played_counts[4] = 2;
+    run::take_tag(&mut run, &c, "handy").unwrap();
+    assert_eq!(run.money, 95);
+    run::take_tag(&mut run, &c, "top_up").unwrap();
+    assert_eq!(run.jokers.len(), 2);
+    assert!(run.jokers.iter().all(|j| j.rarity == 1));
+    run::take_tag(&mut run, &c, "uncommon").unwrap();
+    run::take_tag(&mut run, &c, "rare").unwrap();
+    assert_eq!((run.jokers[2].rarity, run.jokers[3].rarity), (2, 3));
+    run::take_tag(&mut run, &c, "ethereal").unwrap();
+    assert!(run.consumables.len() == 1 && run.consumables[0].starts_with("spectral:"));
+}
+
+#[test]
+fn bosses_act_before_the_jokers() {
+    let c = content();
+    let boss = |id: &str| {
+        let mut run = run_of(&c, &[]);
+        run.boss = Some(format!("boss:{id}"));
+        run.boss_active = true;
+        run::rebuild(&mut run, &c).unwrap();
+        run
+    };
+    // The toll: $1 per card played.
+    let mut run = boss("toll");
+    score_hand(&mut run, &c, &cards("AS AH 3C"), &[], true).unwrap();
+    assert_eq!(run.money, 1);
+    // The withering: a level-2 pair scores as level 1, and stays there.
+    let mut run = boss("withering");
+    run.levels[1] = 2;
+    let r = score_hand(&mut run, &c, &cards("AS AH"), &[], true).unwrap();
+    assert_eq!(
+        (r.chips, r.mult, run.levels[1]),
+        (32, Fixed::from_int(2), 1)
+    );
+    let r = score_hand(&mut run, &c, &cards("AS AH"), &[], true).unwrap();
+    assert_eq!((r.chips, run.levels[1]), (32, 1), "never below level 1");
+    // The yoke: the most played hand takes every dollar; another hand does not.
+    let mut run = boss("yoke");
+    run.money = 12;
+    run.played_counts[1] = 3;
+    score_hand(&mut run, &c, &cards("AS KH"), &[], true).unwrap();
+    assert_eq!(run.money, 12);
+    score_hand(&mut run, &c, &cards("AS AH"), &[], true).unwrap();
+    assert_eq!(run.money, 0);
+}
+
+#[test]
+fn spectrals_create_and_change_the_run() {
+    use turnstile_effects::StepKind;
+    let c = content();
+    // Residue: a permanent change whose cause is gone — layer 2 of every later rebuild.
+    let mut run = run_of(&c, &[]);
+    run.consumables.push("spectral:residue".into());
+    run::use_consumable(&mut run, &c, 0).unwrap();
+    for _ in 0..3 {
+        let steps = run::rebuild(&mut run, &c).unwrap();
+        assert_eq!(
+            (run.rule(Rule::JokerSlots), run.rule(Rule::HandSize)),
+            (6, 7)
+        );
+        assert_eq!(
+            steps
+                .iter()
+                .filter(|s| s.kind == StepKind::Lingering)
+                .count(),
+            2
+        );
+    }
+    // Revenant: a rare joker, and no money left.
+    let mut run = run_of(&c, &[]);
+    run.money = 30;
+    run.consumables.push("spectral:revenant".into());
+    run::use_consumable(&mut run, &c, 0).unwrap();
+    assert_eq!(
+        (run.jokers.len(), run.jokers[0].rarity, run.money),
+        (1, 3, 0)
+    );
+    // Soulstone: a legendary joker.
+    let mut run = run_of(&c, &[]);
+    run.consumables.push("spectral:soulstone".into());
+    run::use_consumable(&mut run, &c, 0).unwrap();
+    assert_eq!(run.jokers[0].rarity, 4);
+}
+
+#[test]
+fn stakes_are_layer_one() {
+    let c = content();
+    let mut run = RunState::new("stake", 5, "plain").unwrap();
+    let steps = run::rebuild(&mut run, &c).unwrap();
+    // Stake 5 takes a discard, stake 3 sets scaling 2 — yet no rebuild step is a stake's:
+    // they are the defaults the layers start from.
+    assert_eq!(
+        (run.rule(Rule::Discards), run.rule(Rule::BlindScaling)),
+        (2, 2)
+    );
+    assert!(
+        steps.iter().all(|s| !s.owner.starts_with("stake:")),
+        "{steps:?}"
+    );
+    // A deck's rows build on them (layer 3): the crimson deck's extra discard.
+    let mut run = RunState::new("stake", 5, "crimson").unwrap();
+    run::rebuild(&mut run, &c).unwrap();
+    assert_eq!(run.rule(Rule::Discards), 3);
+}
+
+#[test]
+fn the_boss_is_known_when_the_ante_starts_and_can_be_rerolled_with_a_voucher() {
+    use turnstile_clover::game::CloverView;
+    use turnstile_core::{Game, Seat, Viewer};
+    let (content, mut s) = new_game("boss-preview", 1);
+    let c = content.content();
+    let view = |s: &turnstile_clover::CloverState| -> CloverView {
+        turnstile_clover::Clover::view(&content, s, Viewer::Seat(Seat(0)))
+    };
+    let boss = s
+        .run
+        .boss
+        .clone()
+        .expect("the first ante's boss is chosen at the start");
+    let v = view(&s);
+    assert_eq!(v.blinds.len(), 3);
+    assert_eq!(v.blinds[2].boss.as_deref(), Some(boss.as_str()));
+    assert_eq!(v.blinds[0].target, 300);
+    assert_eq!(v.blinds[1].target, 450);
+    assert_eq!(
+        v.blinds[2].target,
+        run::boss_preview_target(&s.run, c, &boss)
+    );
+    assert!(v.blinds[2].name.is_some());
+    assert_eq!(v.boss_reroll_cost, None);
+    // Without a voucher: refused.
+    let e = s.apply(c, &CloverAction::RerollBoss).unwrap_err();
+    assert_eq!(e.code, "no_boss_reroll");
+    // Recast: once per ante, $10, never the same boss.
+    s.run.vouchers.push("voucher:recast".into());
+    run::rebuild(&mut s.run, c).unwrap();
+    s.run.money = 25;
+    assert_eq!(view(&s).boss_reroll_cost, Some(10));
+    let before = s.run.streams.clone();
+    s.apply(c, &CloverAction::RerollBoss).unwrap();
+    assert_ne!(s.run.streams, before, "drawn on the run's boss stream");
+    let second = s.run.boss.clone().unwrap();
+    assert_ne!(second, boss);
+    assert_eq!(s.run.money, 15);
+    assert_eq!(view(&s).boss_reroll_cost, None);
+    assert_eq!(
+        s.apply(c, &CloverAction::RerollBoss).unwrap_err().code,
+        "boss_reroll_spent"
+    );
+    // Rewrite: as often as paid for.
+    s.run.vouchers.push("voucher:rewrite".into());
+    run::rebuild(&mut s.run, c).unwrap();
+    s.apply(c, &CloverAction::RerollBoss).unwrap();
+    assert_eq!(s.run.money, 5);
+    assert_eq!(
+        s.apply(c, &CloverAction::RerollBoss).unwrap_err().code,
+        "not_enough_money"
+    );
+    // The same seed rerolls to the same boss (the run's own stream).
+    let (_, mut t) = new_game("boss-preview", 1);
+    t.run.vouchers.push("voucher:recast".into());
+    run::rebuild(&mut t.run, c).unwrap();
+    t.run.money = 25;
+    t.apply(c, &CloverAction::RerollBoss).unwrap();
+    assert_eq!(t.run.boss.as_deref(), Some(second.as_str()));
+    // The boss blind plays the boss that was shown.
+    let shown = s.run.boss.clone();
+    s.apply(c, &CloverAction::SkipBlind).unwrap();
+    s.apply(c, &CloverAction::SkipBlind).unwrap();
+    s.apply(c, &CloverAction::SelectBlind).unwrap();
+    assert_eq!(s.run.boss, shown);
+    assert!(s.run.boss_active);
+}
+
+/// Spoiling is a chance at each round's end: forced with certainty by four chance doublers
+/// (1/6 x 16 >= 1), and without them a real chance (some seeds keep it, some lose it).
+#[test]
+fn a_banana_spoils_on_its_chance() {
+    let c = content();
+    let mut run = run_of(
+        &c,
+        &[
+            ("loaded_dice", 0),
+            ("loaded_dice", 0),
+            ("loaded_dice", 0),
+            ("green_banana", 0),
+        ],
+    );
+    run.jokers.push(c.joker("loaded_dice").unwrap());
+    run::rebuild(&mut run, &c).unwrap();
+    assert_eq!(run.rule(Rule::ChanceFactor), 16);
+    run::end_round(&mut run, &c, Blind::Small, &[]).unwrap();
+    assert!(run.jokers.iter().all(|j| j.id != "green_banana"), "spoiled");
+    let kept = (0..40)
+        .filter(|i| {
+            let mut run = RunState::new(&format!("banana{i}"), 1, "plain").unwrap();
+            run.jokers.push(c.joker("green_banana").unwrap());
+            run::rebuild(&mut run, &c).unwrap();
+            run::end_round(&mut run, &c, Blind::Small, &[]).unwrap();
+            !run.jokers.is_empty()
+        })
+        .count();
+    assert!((20..40).contains(&kept), "{kept} of 40 kept");
+}
+
+#[test]
+fn the_game_tells_the_rows_what_its_deck_holds() {
+    use turnstile_clover::game::CloverEvent;
+    let chips = |joker: Option<&str>| {
+        let (content, mut s) = new_game("deck-counts", 1);
+        let c = content.content();
+        s.run.jokers.extend(joker.and_then(|j| c.joker(j)));
+        s.apply(c, &CloverAction::SelectBlind).unwrap();
+        let left = s.deck.len() as i64;
+        let events = s.apply(c, &CloverAction::Play { cards: vec![0] }).unwrap();
+        let chips = events.iter().find_map(|e| match e {
+            CloverEvent::HandScored { chips, .. } => *chips,
+            _ => None,
+        });
+        (chips.unwrap(), left)
+    };
+    let (plain, left) = chips(None);
+    let (blue, _) = chips(Some("deep_blue"));
+    assert_eq!(left, 44);
+    assert_eq!(
+        blue - plain,
+        2 * left,
+        "+2 chips for each of the 44 cards left"
+    );
+}
+
+#[test]
+fn discounts_lower_every_shop_price() {
+    let c = content();
+    let mut run = run_of(&c, &[]);
+    run.vouchers = vec!["voucher:clearance".into()];
+    run::rebuild(&mut run, &c).unwrap();
+    // A $8 joker at 25 % off: $6; at 50 %: $4; a $1 joker never below $1.
+    assert_eq!(
+        run::joker_price(&run, &c, "echo_pair", Default::default()),
+        6
+    );
+    run.vouchers.push("voucher:liquidation".into());
+    run::rebuild(&mut run, &c).unwrap();
+    assert_eq!(
+        run::joker_price(&run, &c, "echo_pair", Default::default()),
+        4
+    );
+    assert_eq!(
+        run::joker_price(&run, &c, "tab_card", Default::default()),
+        1
+    );
+    run.money = 10;
+    run::buy_voucher(&mut run, &c, "overstock").unwrap();
+    assert_eq!(run.money, 5, "a $10 voucher for $5");
+}
+
+#[test]
+fn the_ringmaster_lets_owned_jokers_come_again() {
+    let c = content();
+    // Own every common joker: without the ringmaster no common is offered; with it, some are.
+    let commons: Vec<&str> = c
+        .of_kind("joker")
+        .filter(|e| e.rarity == 1)
+        .map(|e| e.id.as_str())
+        .collect();
+    let offered = |ring: bool| {
+        let mut run = RunState::new("ring", 1, "plain").unwrap();
+        for id in &commons {
+            run.jokers.push(c.joker(id).unwrap());
+        }
+        if ring {
+            run.jokers.push(c.joker("ringmaster").unwrap());
+        }
+        run::rebuild(&mut run, &c).unwrap();
+        (0..30)
+            .flat_map(|_| run::roll_shop(&mut run, &c).unwrap())
+            .filter(|o| commons.iter().any(|id| *o == format!("joker:{id}")))
+            .count()
+    };
+    assert_eq!(offered(false), 0);
+    assert!(offered(true) > 0);
+}
+
+#[test]
+fn round_memory_bosses_and_the_card_shark() {
+    let c = content();
+    let boss = |id: &str, jokers: &[&str]| {
+        let mut run = run_with(&c, jokers);
+        run.boss = Some(format!("boss:{id}"));
+        run::start_round(&mut run, &c, Blind::Boss).unwrap();
+        run
+    };
+    // The mirror: a repeat scores nothing.
+    let mut run = boss("mirror", &[]);
+    assert_eq!(
+        score_hand(&mut run, &c, &cards("AS AH"), &[], true)
+            .unwrap()
+            .score,
+        64
+    );
+    let again = score_hand(&mut run, &c, &cards("KS KH"), &[], true).unwrap();
+    assert!(again.not_allowed && again.score == 0);
+    assert_eq!(
+        score_hand(&mut run, &c, &cards("AS"), &[], true)
+            .unwrap()
+            .score,
+        16
+    );
+    // The gag: only the round's first hand type.
+    let mut run = boss("gag", &[]);
+    score_hand(&mut run, &c, &cards("AS AH"), &[], true).unwrap();
+    assert!(
+        score_hand(&mut run, &c, &cards("AS"), &[], true)
+            .unwrap()
+            .not_allowed
+    );
+    assert!(
+        !score_hand(&mut run, &c, &cards("KS KH"), &[], true)
+            .unwrap()
+            .not_allowed
+    );
+    // A new round forgets.
+    run::start_round(&mut run, &c, Blind::Boss).unwrap();
+    assert!(
+        !score_hand(&mut run, &c, &cards("AS"), &[], true)
+            .unwrap()
+            .not_allowed
+    );
+    // The card shark: x3 on a repeat, not on the first.
+    let mut run = run_with(&c, &["card_shark"]);
+    run::start_round(&mut run, &c, Blind::Small).unwrap();
+    assert_eq!(
+        score_hand(&mut run, &c, &cards("AS AH"), &[], true)
+            .unwrap()
+            .mult,
+        Fixed::from_int(2)
+    );
+    assert_eq!(
+        score_hand(&mut run, &c, &cards("AS AH"), &[], true)
+            .unwrap()
+            .mult,
+        Fixed::from_int(6)
+    );
+}
+
+#[test]
+fn the_snare_and_the_coil_change_the_draw() {
+    let at_boss = |seed: &str, boss: &str| {
+        let (content, mut s) = new_game(seed, 1);
+        s.run.boss = Some(format!("boss:{boss}"));
+        s.apply(content.content(), &CloverAction::SkipBlind)
+            .unwrap();
+        s.apply(content.content(), &CloverAction::SkipBlind)
+            .unwrap();
+        s.apply(content.content(), &CloverAction::SelectBlind)
+            .unwrap();
+        (content, s)
+    };
+    let (content, mut s) = at_boss("snare", "snare");
+    let deck = s.deck.len();
+    s.apply(content.content(), &CloverAction::Play { cards: vec![0] })
+        .unwrap();
+    // One played, two snared: three cards drawn to fill the hand again.
+    assert_eq!((s.hand.len(), deck - s.deck.len()), (8, 3));
+    let (content, mut s) = at_boss("coil", "coil");
+    s.apply(content.content(), &CloverAction::Play { cards: vec![0] })
+        .unwrap();
+    assert_eq!(s.hand.len(), 7 + 3, "exactly 3 drawn, past the hand size");
+    s.apply(
+        content.content(),
+        &CloverAction::Discard {
+            cards: vec![0, 1, 2, 3, 4],
+        },
+    )
+    .unwrap();
+    assert_eq!(s.hand.len(), 10 - 5 + 3);
+}
+
+#[test]
+fn speed_and_garbage_tags_count_the_run() {
+    let c = content();
+    let mut run = run_of(&c, &[]);
+    run.skips = 2;
+    run::take_tag(&mut run, &c, "speed").unwrap();
+    assert_eq!(run.money, 4 + 10);
+    run.discards_left = 3;
+    run::end_round(&mut run, &c, Blind::Small, &[]).unwrap();
+    assert_eq!(run.unused_discards, 3);
+    let before = run.money;
+    run::take_tag(&mut run, &c, "garbage").unwrap();
+    assert_eq!(run.money, before + 3);
+    // Skipping a blind counts.
+    let (content, mut s) = new_game("skips", 1);
+    s.apply(content.content(), &CloverAction::SkipBlind)
+        .unwrap();
+    assert_eq!(s.run.skips, 1);
+}
