@@ -34,7 +34,7 @@ use turnstile_core::{
     MatchSetup, ReceiptFormat, Seat,
 };
 use turnstile_mnk::{MatchConfig, MnkGame, Rules, Searchable, StrongBot};
-use turnstile_runtime::testing::{random_game, random_receipted_game};
+use turnstile_runtime::testing::{random_game, random_receipted_game, random_receipted_match};
 use turnstile_runtime::{bot_generator, verify, Match, MatchSpec, ReplayFile, SeatSpec};
 use turnstile_runtime::{ErasedCommand, ErasedSpec, GameRegistry, RegisteredGame, SeatKind};
 use turnstile_sokoban::{
@@ -357,11 +357,46 @@ fn mnk<V: Searchable>(
     )
     .with_games(games, took);
 
+    // Replay verification: the same games again, each match's replay file (built before the
+    // clock starts) verified as `turnstile replay verify` does — typed decoding, re-execution
+    // and comparison of every receipt; at most 100 000 moves, since every file is held at once.
+    let mut rng = generator()?;
+    let (mut replays, mut logged) = (Vec::new(), 0u64);
+    while logged < commands.min(100_000) {
+        let game = random_receipted_match::<MnkGame<V>>(
+            bundle.clone(),
+            MatchConfig::default(),
+            SEED,
+            &mut rng,
+        )?;
+        logged += game.sequence();
+        replays.push(ReplayFile::of_match(&game).map_err(|e| e.to_string())?);
+    }
+    let start = Instant::now();
+    let mut verified = 0u64;
+    for replay in &replays {
+        let report = verify::<MnkGame<V>>(replay).map_err(|e| e.to_string())?;
+        if let Some(d) = report.divergence {
+            return Err(format!("a fresh replay diverged: {d:?}"));
+        }
+        verified += report.verified;
+    }
+    let took = start.elapsed();
+    let replay = figure(
+        V::ID,
+        "replay_verify",
+        "turnstile replay verify of each game's file: typed decoding, re-execution, comparison of every receipt",
+        verified,
+        took,
+    )
+    .with_games(replays.len() as u64, took);
+    drop(replays);
+
     let bot = strong_bot::<V>(&bundle.content, (commands / 10_000).clamp(1, 1_000))?;
     let bytes = commands.clamp(1, 20_000);
     let lean = receipt_bytes::<V>(bundle.clone(), bytes, ReceiptFormat::V3)?;
     let before = receipt_bytes::<V>(bundle, bytes, ReceiptFormat::V2)?;
-    Ok(vec![bare, receipted, bot, lean, before])
+    Ok(vec![bare, receipted, replay, bot, lean, before])
 }
 
 /// What every receipted move serializes: the canonical bytes of the state after it as its
