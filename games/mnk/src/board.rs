@@ -288,28 +288,30 @@ impl Board {
         })
     }
 
-    /// The character of `cell`: `.` for open (or off the grid), `0` or `1` for a seat's piece
-    /// (a board holds no other).
-    fn cell_char(&self, cell: Cell) -> u8 {
-        match self.get(cell) {
-            None => b'.',
-            Some(seat) if seat.0 == 0 => b'0',
-            Some(_) => b'1',
-        }
-    }
-
-    /// The characters of `rows`, one a cell ([`Board::cell_char`]), in `buf`; a board of more
+    /// The characters of `rows`, one a cell — `.` for open, `0` or `1` for a seat's piece (a
+    /// board holds no other), as [`Board::rows`] writes them — in `buf`; a board of more
     /// cells than `buf` holds (only a malformed one read back from storage, which `attach`
     /// refuses) is cut short there.
     pub(crate) fn text<'b>(&self, buf: &'b mut [u8; MAX_CELLS as usize], rows: std::ops::Range<u16>) -> &'b str {
         let mut len = 0;
-        'rows: for row in rows {
-            for column in 0..self.width {
+        // Bit by bit, seat 0's board first as `get` looks: this runs for every receipt's state
+        // and view.
+        let mut index = u32::from(rows.start) * u32::from(self.width);
+        'rows: for _ in rows {
+            for _ in 0..self.width {
                 let Some(slot) = buf.get_mut(len) else {
                     break 'rows;
                 };
-                *slot = self.cell_char(Cell { column, row });
+                let bit = 1u64.checked_shl(index).unwrap_or(0);
+                *slot = if self.discs[0] & bit != 0 {
+                    b'0'
+                } else if self.discs[1] & bit != 0 {
+                    b'1'
+                } else {
+                    b'.'
+                };
                 len += 1;
+                index += 1;
             }
         }
         // Only `.`, `0` and `1` were written: ASCII.
