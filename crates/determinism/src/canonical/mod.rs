@@ -240,7 +240,44 @@ pub struct CanonicalWriter {
     keys: Vec<u8>,
     entries: Vec<Entry>,
     scratch: Vec<u8>,
+    /// Struct field names already written once, escaped with their colon: see
+    /// [`StaticKeys`].
+    static_keys: StaticKeys,
 }
+
+/// A memo of struct field names: for each name seen, its [`utf16_prefix`] and its written form
+/// `"name":`, so that a name met again (a struct's fields are written for every receipt) is
+/// one copy instead of ranking, escaping and quoting it anew.
+///
+/// A name is looked up by the address and length of its `&'static str`. Static memory never
+/// changes, so the same address and length always hold the same bytes: a hit is exactly the
+/// name, and the memo can only ever save work, never change a byte of output. Direct-mapped
+/// with [`STATIC_KEY_SLOTS`] slots; the text is cleared when it outgrows
+/// [`STATIC_KEY_TEXT`] bytes, so it stays small whatever a program serializes.
+///
+/// It starts with a writer's second value: a writer used once (`to_canonical_vec`,
+/// `Fingerprint::of`) would only pay for building it.
+#[derive(Default)]
+struct StaticKeys {
+    /// Values written so far, up to 2.
+    writes: u8,
+    slots: Vec<StaticKey>,
+    text: Vec<u8>,
+}
+
+#[derive(Clone, Copy, Default)]
+struct StaticKey {
+    /// The name's address; 0 for an empty slot.
+    address: usize,
+    len: usize,
+    prefix: u64,
+    /// `"name":` in `StaticKeys::text`.
+    start: usize,
+    end: usize,
+}
+
+const STATIC_KEY_SLOTS: usize = 128;
+const STATIC_KEY_TEXT: usize = 1 << 16;
 
 impl CanonicalWriter {
     /// An empty writer.
@@ -249,6 +286,7 @@ impl CanonicalWriter {
     }
 
     fn reset(&mut self) {
+        self.static_keys.writes = self.static_keys.writes.saturating_add(1).min(2);
         self.out.clear();
         self.keys.clear();
         self.entries.clear();
@@ -325,9 +363,41 @@ impl CanonicalWriter {
         frame.first = false;
         frame.pending.start = self.out.len();
         frame.pending.key = Key::Static(key);
-        frame.pending.prefix = utf16_prefix(key.as_bytes());
-        write_str(&mut self.out, key);
-        self.out.push(b':');
+        let memo = &mut self.static_keys;
+        if memo.writes < 2 {
+            frame.pending.prefix = utf16_prefix(key.as_bytes());
+            write_str(&mut self.out, key);
+            self.out.push(b':');
+            return;
+        }
+        if memo.slots.is_empty() {
+            memo.slots.resize(STATIC_KEY_SLOTS, StaticKey::default());
+        }
+        let address = key.as_ptr() as usize;
+        let index = ((address >> 3) ^ key.len()) % STATIC_KEY_SLOTS;
+        let slot = memo.slots[index];
+        if slot.address == address && slot.len == key.len() && address != 0 {
+            frame.pending.prefix = slot.prefix;
+            self.out.extend_from_slice(&memo.text[slot.start..slot.end]);
+            return;
+        }
+        if memo.text.len() > STATIC_KEY_TEXT {
+            memo.text.clear();
+            memo.slots.fill(StaticKey::default());
+        }
+        let prefix = utf16_prefix(key.as_bytes());
+        let start = memo.text.len();
+        write_str(&mut memo.text, key);
+        memo.text.push(b':');
+        memo.slots[index] = StaticKey {
+            address,
+            len: key.len(),
+            prefix,
+            start,
+            end: memo.text.len(),
+        };
+        frame.pending.prefix = prefix;
+        self.out.extend_from_slice(&memo.text[start..]);
     }
 
     pub(crate) fn end_value(&mut self, frame: &mut ObjectFrame) {
@@ -341,6 +411,7 @@ impl CanonicalWriter {
             keys,
             entries,
             scratch,
+            ..
         } = self;
         let list = &mut entries[frame.entries_base..];
         let key = |e: &Entry| e.key(keys);
