@@ -141,7 +141,7 @@ fn figure(
 }
 
 /// Runs the benchmarks of one registered game, or of all.
-pub fn run(registry: &GameRegistry, game: &str, commands: u64) -> Outcome {
+pub fn run(registry: &GameRegistry, game: &str, commands: u64, memory_only: bool) -> Outcome {
     let games: Vec<&str> = match game {
         "all" => registry.ids(),
         g if registry.get(g).is_some() => vec![g],
@@ -153,6 +153,17 @@ pub fn run(registry: &GameRegistry, game: &str, commands: u64) -> Outcome {
         }
     };
     for g in games {
+        if memory_only {
+            let figures = match registry.get(g) {
+                Some(registered_game) => memory(registered_game),
+                None => Err(format!("{g} is not registered")),
+            };
+            match figures {
+                Ok(figures) => figures.iter().for_each(print_figure),
+                Err(why) => return Outcome::input(format!("bench {g}: {why}")),
+            }
+            continue;
+        }
         let figures = match g {
             "sokoban" => sokoban(commands.max(1)),
             "connect4" => mnk::<ConnectFourRules>(turnstile_connect4::bundled(), commands.max(1)),
@@ -163,22 +174,42 @@ pub fn run(registry: &GameRegistry, game: &str, commands: u64) -> Outcome {
                 None => Err(format!("{other} is not registered")),
             },
         };
-        // Every game with shipped content also reports what a loaded match costs in memory.
-        let figures = figures.and_then(|mut figures| {
-            if let Some(registered_game) = registry.get(g) {
-                figures.extend(memory(registered_game)?);
-            }
-            Ok(figures)
-        });
         let figures = match figures {
             Ok(figures) => figures,
             Err(why) => return Outcome::input(format!("bench {g}: {why}")),
         };
-        for f in figures {
-            println!("{}", serde_json::to_string(&f).expect("figures serialize"));
+        figures.iter().for_each(print_figure);
+        // Every game with shipped content also reports what a loaded match costs in memory,
+        // measured by this binary run afresh (`--memory-only`): in this process the memory the
+        // benchmarks above freed would be reused and hide the growth.
+        match memory_in_fresh_process(g) {
+            Ok(line) => println!("{line}"),
+            Err(why) => eprintln!("bench {g}: no memory line: {why}"),
         }
     }
     Outcome::ok()
+}
+
+fn print_figure(f: &Figure) {
+    println!("{}", serde_json::to_string(f).expect("figures serialize"));
+}
+
+/// The memory line of `game`, from `turnstile bench GAME --memory-only` run as a child process
+/// (this binary again); its one line as it printed it, or why there is none.
+fn memory_in_fresh_process(game: &str) -> Result<String, String> {
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let out = std::process::Command::new(exe)
+        .args(["bench", game, "--memory-only"])
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).trim().to_owned());
+    }
+    let text = String::from_utf8(out.stdout).map_err(|e| e.to_string())?;
+    text.lines()
+        .find(|l| l.contains("\"memory_per_match\""))
+        .map(str::to_owned)
+        .ok_or_else(|| "the game has no shipped content or resident memory cannot be read".into())
 }
 
 const MICROBAN: &str = include_str!("../../../games/sokoban/content/levels/microban.xsb");
