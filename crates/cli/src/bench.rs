@@ -587,7 +587,7 @@ fn registered(game: &dyn RegisteredGame, commands: u64) -> Result<Vec<Figure>, S
 }
 
 /// Matches held at once by the memory line.
-const MEMORY_MATCHES: u64 = 2_000;
+const MEMORY_MATCHES: u64 = 1_000;
 
 /// Moves played into each match of the memory line before it is measured (a Connect Four match
 /// mid-game; a Duel match a few activations in; a clover run a few hands in).

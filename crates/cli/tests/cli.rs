@@ -352,7 +352,7 @@ fn every_shipped_game_reports_what_a_loaded_match_costs() {
             .find(|l| l["bench"] == "memory_per_match")
             .unwrap_or_else(|| panic!("{game}: no memory line in {text}"));
         assert_eq!(memory["game"], game);
-        assert_eq!(memory["matches"].as_u64(), Some(2000), "{memory}");
+        assert_eq!(memory["matches"].as_u64(), Some(1000), "{memory}");
         assert!(memory["bytesPerMatch"].is_u64(), "{memory}");
         assert!(memory["commands"].as_u64().unwrap() > 0, "{memory}");
     }

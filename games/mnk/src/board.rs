@@ -292,7 +292,11 @@ impl Board {
     /// board holds no other), as [`Board::rows`] writes them — in `buf`; a board of more
     /// cells than `buf` holds (only a malformed one read back from storage, which `attach`
     /// refuses) is cut short there.
-    pub(crate) fn text<'b>(&self, buf: &'b mut [u8; MAX_CELLS as usize], rows: std::ops::Range<u16>) -> &'b str {
+    pub(crate) fn text<'b>(
+        &self,
+        buf: &'b mut [u8; MAX_CELLS as usize],
+        rows: std::ops::Range<u16>,
+    ) -> &'b str {
         let mut len = 0;
         // Bit by bit, seat 0's board first as `get` looks: this runs for every receipt's state
         // and view.

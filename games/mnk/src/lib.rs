@@ -291,7 +291,10 @@ mod tests {
         struct Listed {
             rows: Vec<String>,
         }
-        assert_eq!(text, serde_json::to_string(&Listed { rows: view.rows() }).unwrap());
+        assert_eq!(
+            text,
+            serde_json::to_string(&Listed { rows: view.rows() }).unwrap()
+        );
     }
 
     #[test]

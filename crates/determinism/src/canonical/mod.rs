@@ -737,7 +737,11 @@ mod tests {
         for len in [1usize, 7, 8, 9, 15, 16, 17, 24] {
             for at in 0..len {
                 for &c in &special {
-                    let mut s: String = "abcdefghijklmnopqrstuvwxyz".chars().cycle().take(len).collect();
+                    let mut s: String = "abcdefghijklmnopqrstuvwxyz"
+                        .chars()
+                        .cycle()
+                        .take(len)
+                        .collect();
                     s.replace_range(at..at + 1, c.encode_utf8(&mut [0; 4]));
                     let mut out = Vec::new();
                     escape_into(&mut out, &s);
@@ -755,7 +759,11 @@ mod tests {
                 let mut bytes = *b"abcdefgh";
                 bytes[at] = b;
                 let expected = ESCAPE[usize::from(b)] != 0;
-                assert_eq!(word_needs_escape(u64::from_le_bytes(bytes)), expected, "{b:#x} at {at}");
+                assert_eq!(
+                    word_needs_escape(u64::from_le_bytes(bytes)),
+                    expected,
+                    "{b:#x} at {at}"
+                );
             }
         }
     }
