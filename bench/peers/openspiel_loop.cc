@@ -1,9 +1,11 @@
-// Random Connect Four games in OpenSpiel's own C++ loop: no Python between moves.
+// Random Connect Four or Tic-Tac-Toe games in OpenSpiel's own C++ loop: no Python between
+// moves.
 //
 // Built by bench/peers/run.sh against the headers shipped in the `open-spiel` wheel and linked
 // to the wheel's `pyspiel.so` (which holds the whole C++ library), so nothing is compiled from
-// OpenSpiel's sources. Usage: openspiel_loop GAMES [SEED]. Prints one JSON line, path `cpp`:
-// `LoadGame("connect_four")`, then per game `NewInitialState()` and
+// OpenSpiel's sources. Usage: openspiel_loop GAMES [SEED] [connect_four|tic_tac_toe]. Prints
+// one JSON line, path `cpp`, naming the `game` by Turnstile's id (connect4, tictactoe):
+// `LoadGame(name)`, then per game `NewInitialState()` and
 // `LegalActions()` / `ApplyAction()` until `IsTerminal()`, moves drawn uniformly from a
 // `std::mt19937` seeded per run.
 #include <chrono>
@@ -11,6 +13,7 @@
 #include <cstdlib>
 #include <memory>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "open_spiel/spiel.h"
@@ -18,7 +21,9 @@
 int main(int argc, char** argv) {
   const long games = argc > 1 ? std::atol(argv[1]) : 200000;
   const unsigned seed = argc > 2 ? static_cast<unsigned>(std::atol(argv[2])) : 1;
-  std::shared_ptr<const open_spiel::Game> game = open_spiel::LoadGame("connect_four");
+  const std::string name = argc > 3 ? argv[3] : "connect_four";
+  const char* id = name == "tic_tac_toe" ? "tictactoe" : "connect4";
+  std::shared_ptr<const open_spiel::Game> game = open_spiel::LoadGame(name);
   auto play = [&](long count, unsigned s, long* moves) {
     std::mt19937 rng(s);
     for (long g = 0; g < count; ++g) {
@@ -38,8 +43,8 @@ int main(int argc, char** argv) {
   play(games, seed, &moves);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf(
-      "{\"peer\": \"OpenSpiel\", \"path\": \"cpp\", \"games\": %ld, \"moves\": %ld, "
+      "{\"peer\": \"OpenSpiel\", \"path\": \"cpp\", \"game\": \"%s\", \"games\": %ld, \"moves\": %ld, "
       "\"seconds\": %.6f, \"gamesPerSecond\": %.0f, \"movesPerSecond\": %.0f}\n",
-      games, moves, seconds, games / seconds, moves / seconds);
+      id, games, moves, seconds, games / seconds, moves / seconds);
   return 0;
 }

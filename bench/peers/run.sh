@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Turnstile side by side with its peers on the same workload: complete Connect Four games of
-# uniformly random legal moves, until a line of four or a full board.
+# Turnstile side by side with its peers on the same workload, for Connect Four and for
+# Tic-Tac-Toe: complete games of uniformly random legal moves, until a line or a full board.
 #
 #   bench/peers/run.sh                       # defaults below
 #   BGIO_GAMES=2000 OPENSPIEL_GAMES=200000 TURNSTILE_COMMANDS=1000000 bench/peers/run.sh
@@ -11,8 +11,10 @@
 #   - OpenSpiel (`open-spiel` from PyPI, OPENSPIEL_VERSION) in a virtualenv, played with
 #     `pyspiel.load_game("connect_four")` from a Python loop (openspiel.py), and from a C++ loop
 #     (openspiel_loop.cc) compiled against the headers in the wheel and linked to its pyspiel.so;
-# then builds and runs `turnstile bench connect4` (release) and prints each one's games/s and
-# moves/s and Turnstile's ratio to each. A peer that cannot be installed or run is reported
+# then builds and runs `turnstile bench connect4` and `turnstile bench tictactoe` (release) and
+# prints, game by game, each one's games/s and moves/s and Turnstile's ratio to each (every
+# JSON line in target/peers/ names its `game`). Tic-Tac-Toe games are ~7.6 moves against
+# Connect Four's ~21, so each peer plays TTT_FACTOR times as many of them (default 3). A peer that cannot be installed or run is reported
 # with the reason, and the others still run. Needs node + npm, python3 (3.11+, for the wheel)
 # with venv, g++ and cargo.
 set -uo pipefail
@@ -26,6 +28,12 @@ bgio_games="${BGIO_GAMES:-2000}"
 openspiel_py_games="${OPENSPIEL_PY_GAMES:-50000}"
 openspiel_games="${OPENSPIEL_GAMES:-200000}"
 turnstile_commands="${TURNSTILE_COMMANDS:-1000000}"
+ttt_factor="${TTT_FACTOR:-3}"
+# Turnstile's id, OpenSpiel's name and the number of games of each game.
+games_of() { # id, games of Connect Four
+  if [ "$1" = tictactoe ]; then echo $(($2 * ttt_factor)); else echo "$2"; fi
+}
+openspiel_name() { if [ "$1" = tictactoe ]; then echo tic_tac_toe; else echo connect_four; fi; }
 python="${PYTHON:-python3}"
 
 mkdir -p "$peers"
@@ -35,9 +43,13 @@ log="$peers/run.log"
 : >"$log"
 
 say() { printf '%s\n' "$*" >&2; }
-failed() { # peer, path, why
-  say "!! $1 ($2) skipped: $3 (details in $log)"
-  printf '{"peer": "%s", "path": "%s", "error": "%s"}\n' "$1" "$2" "$3" >>"$results"
+failed() { # peer, path, why[, game]
+  say "!! $1 ($2${4:+, $4}) skipped: $3 (details in $log)"
+  if [ -n "${4:-}" ]; then
+    printf '{"peer": "%s", "path": "%s", "game": "%s", "error": "%s"}\n' "$1" "$2" "$4" "$3" >>"$results"
+  else
+    printf '{"peer": "%s", "path": "%s", "error": "%s"}\n' "$1" "$2" "$3" >>"$results"
+  fi
 }
 
 # ---- boardgame.io ----------------------------------------------------------------------------
@@ -51,9 +63,12 @@ if [ ! -f "$peers/node/node_modules/boardgame.io/package.json" ] ||
     { bgio_ok=0; failed boardgame.io client "npm install boardgame.io@$bgio_version failed"; }
 fi
 if [ "$bgio_ok" = 1 ]; then
-  say "   playing $bgio_games random games through the Client and the reducer"
-  NODE_PATH="$peers/node/node_modules" node "$here/boardgameio.cjs" "$bgio_games" 1 \
-    >>"$results" 2>>"$log" || failed boardgame.io client "node boardgameio.cjs failed"
+  for game in connect4 tictactoe; do
+    n="$(games_of "$game" "$bgio_games")"
+    say "   $game: playing $n random games through the Client and the reducer"
+    NODE_PATH="$peers/node/node_modules" node "$here/boardgameio.cjs" "$n" 1 "$game" \
+      >>"$results" 2>>"$log" || failed boardgame.io client "node boardgameio.cjs failed" "$game"
+  done
 fi
 
 # ---- OpenSpiel -------------------------------------------------------------------------------
@@ -70,9 +85,12 @@ assert importlib.metadata.version('open-spiel') == '$openspiel_version'" >/dev/n
     { os_ok=0; failed OpenSpiel python "pip install open-spiel==$openspiel_version failed (is there a wheel for $("$venv/bin/python" -V 2>&1)?)"; }
 fi
 if [ "$os_ok" = 1 ]; then
-  say "   playing $openspiel_py_games random games from Python"
-  "$venv/bin/python" "$here/openspiel.py" "$openspiel_py_games" 1 >>"$results" 2>>"$log" ||
-    failed OpenSpiel python "openspiel.py failed"
+  for game in connect4 tictactoe; do
+    n="$(games_of "$game" "$openspiel_py_games")"
+    say "   $game: playing $n random games from Python"
+    "$venv/bin/python" "$here/openspiel.py" "$n" 1 "$(openspiel_name "$game")" >>"$results" 2>>"$log" ||
+      failed OpenSpiel python "openspiel.py failed" "$game"
+  done
   site="$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
   pylib="$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_config_var("LIBDIR"))')"
   pyver="$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_config_var("LDVERSION"))')"
@@ -85,19 +103,27 @@ if [ "$os_ok" = 1 ]; then
       failed OpenSpiel cpp "g++ could not build openspiel_loop.cc against the wheel"
   fi
   if [ -x "$loop" ]; then
-    say "   playing $openspiel_games random games from C++"
-    "$loop" "$openspiel_games" 1 >>"$results" 2>>"$log" || failed OpenSpiel cpp "openspiel_loop failed"
+    for game in connect4 tictactoe; do
+      n="$(games_of "$game" "$openspiel_games")"
+      say "   $game: playing $n random games from C++"
+      "$loop" "$n" 1 "$(openspiel_name "$game")" >>"$results" 2>>"$log" ||
+        failed OpenSpiel cpp "openspiel_loop failed" "$game"
+    done
   fi
 fi
 
 # ---- Turnstile -------------------------------------------------------------------------------
-say "== turnstile bench connect4 --commands $turnstile_commands (release)"
-if (cd "$root" && cargo build --release --quiet -p turnstile-cli) >>"$log" 2>&1; then
-  "$root/target/release/turnstile" bench connect4 --commands "$turnstile_commands" \
-    >"$peers/turnstile.jsonl" 2>>"$log" || say "!! turnstile bench failed (see $log)"
+say "== turnstile bench connect4 and tictactoe --commands $turnstile_commands (release)"
+if (cd "$root" && cargo build --release --quiet --bin turnstile) >>"$log" 2>&1; then
+  : >"$peers/turnstile.jsonl"
+  for game in connect4 tictactoe; do
+    "$root/target/release/turnstile" bench "$game" --commands "$turnstile_commands" \
+      >>"$peers/turnstile.jsonl" 2>>"$log" || say "!! turnstile bench $game failed (see $log)"
+  done
 else
-  say "!! cargo build --release -p turnstile-cli failed (see $log)"
+  say "!! cargo build --release --bin turnstile failed (see $log)"
   : >"$peers/turnstile.jsonl"
 fi
 
+say "== load while measuring: $(uptime)"
 "$python" "$here/compare.py" "$peers/turnstile.jsonl" "$results"

@@ -16,9 +16,15 @@
 //! - `random_games_receipted`: the same games (same generator, same moves), every move a command
 //!   through `Match::submit` — legality, commit, state and view fingerprints, chained receipt
 //!   hash, log — with one match per game; at least N moves;
+//! - `replay_verify`: the replay files of the same games (built before the clock starts),
+//!   verified as `turnstile replay verify` does: typed decoding, re-execution, comparison;
 //! - `strong_bot_nodes`: the strong bot (seat 0) against uniformly random moves on the bare
 //!   rules, timing only the bot's `choose` (resolver candidates, position, search): its moves
-//!   are the commands, and the positions it searched the nodes.
+//!   are the commands, and the positions it searched the nodes;
+//! - `receipt_bytes`: canonical bytes per receipted move (counts, not speeds).
+//!
+//! Every game with shipped content (all of them, through the registry) adds `memory_per_match`:
+//! the resident bytes one loaded match adds, a few moves in (`matches`, `bytesPerMatch`).
 //!
 //! Moves are drawn from PCG32 generators seeded like a bot's (`bot_generator("bench", seat)`),
 //! so every run plays the same games.
@@ -34,7 +40,7 @@ use turnstile_core::{
     MatchSetup, ReceiptFormat, Seat,
 };
 use turnstile_mnk::{MatchConfig, MnkGame, Rules, Searchable, StrongBot};
-use turnstile_runtime::testing::{random_game, random_receipted_game};
+use turnstile_runtime::testing::{random_game, random_receipted_game, random_receipted_match};
 use turnstile_runtime::{bot_generator, verify, Match, MatchSpec, ReplayFile, SeatSpec};
 use turnstile_runtime::{ErasedCommand, ErasedSpec, GameRegistry, RegisteredGame, SeatKind};
 use turnstile_sokoban::{
@@ -75,6 +81,12 @@ struct Figure {
     /// The receipt format the byte figures are for.
     #[serde(skip_serializing_if = "Option::is_none")]
     format: Option<u64>,
+    /// Matches held at once, on the memory line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    matches: Option<u64>,
+    /// Resident bytes each loaded match adds to the process, on average (the memory line).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bytes_per_match: Option<u64>,
 }
 
 /// `count` per second over `took`.
@@ -123,11 +135,13 @@ fn figure(
         state_bytes_per_move: None,
         event_bytes_per_move: None,
         format: None,
+        matches: None,
+        bytes_per_match: None,
     }
 }
 
 /// Runs the benchmarks of one registered game, or of all.
-pub fn run(registry: &GameRegistry, game: &str, commands: u64) -> Outcome {
+pub fn run(registry: &GameRegistry, game: &str, commands: u64, memory_only: bool) -> Outcome {
     let games: Vec<&str> = match game {
         "all" => registry.ids(),
         g if registry.get(g).is_some() => vec![g],
@@ -139,6 +153,17 @@ pub fn run(registry: &GameRegistry, game: &str, commands: u64) -> Outcome {
         }
     };
     for g in games {
+        if memory_only {
+            let figures = match registry.get(g) {
+                Some(registered_game) => memory(registered_game),
+                None => Err(format!("{g} is not registered")),
+            };
+            match figures {
+                Ok(figures) => figures.iter().for_each(print_figure),
+                Err(why) => return Outcome::input(format!("bench {g}: {why}")),
+            }
+            continue;
+        }
         let figures = match g {
             "sokoban" => sokoban(commands.max(1)),
             "connect4" => mnk::<ConnectFourRules>(turnstile_connect4::bundled(), commands.max(1)),
@@ -153,11 +178,38 @@ pub fn run(registry: &GameRegistry, game: &str, commands: u64) -> Outcome {
             Ok(figures) => figures,
             Err(why) => return Outcome::input(format!("bench {g}: {why}")),
         };
-        for f in figures {
-            println!("{}", serde_json::to_string(&f).expect("figures serialize"));
+        figures.iter().for_each(print_figure);
+        // Every game with shipped content also reports what a loaded match costs in memory,
+        // measured by this binary run afresh (`--memory-only`): in this process the memory the
+        // benchmarks above freed would be reused and hide the growth.
+        match memory_in_fresh_process(g) {
+            Ok(line) => println!("{line}"),
+            Err(why) => eprintln!("bench {g}: no memory line: {why}"),
         }
     }
     Outcome::ok()
+}
+
+fn print_figure(f: &Figure) {
+    println!("{}", serde_json::to_string(f).expect("figures serialize"));
+}
+
+/// The memory line of `game`, from `turnstile bench GAME --memory-only` run as a child process
+/// (this binary again); its one line as it printed it, or why there is none.
+fn memory_in_fresh_process(game: &str) -> Result<String, String> {
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let out = std::process::Command::new(exe)
+        .args(["bench", game, "--memory-only"])
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).trim().to_owned());
+    }
+    let text = String::from_utf8(out.stdout).map_err(|e| e.to_string())?;
+    text.lines()
+        .find(|l| l.contains("\"memory_per_match\""))
+        .map(str::to_owned)
+        .ok_or_else(|| "the game has no shipped content or resident memory cannot be read".into())
 }
 
 const MICROBAN: &str = include_str!("../../../games/sokoban/content/levels/microban.xsb");
@@ -357,11 +409,46 @@ fn mnk<V: Searchable>(
     )
     .with_games(games, took);
 
+    // Replay verification: the same games again, each match's replay file (built before the
+    // clock starts) verified as `turnstile replay verify` does — typed decoding, re-execution
+    // and comparison of every receipt; at most 100 000 moves, since every file is held at once.
+    let mut rng = generator()?;
+    let (mut replays, mut logged) = (Vec::new(), 0u64);
+    while logged < commands.min(100_000) {
+        let game = random_receipted_match::<MnkGame<V>>(
+            bundle.clone(),
+            MatchConfig::default(),
+            SEED,
+            &mut rng,
+        )?;
+        logged += game.sequence();
+        replays.push(ReplayFile::of_match(&game).map_err(|e| e.to_string())?);
+    }
+    let start = Instant::now();
+    let mut verified = 0u64;
+    for replay in &replays {
+        let report = verify::<MnkGame<V>>(replay).map_err(|e| e.to_string())?;
+        if let Some(d) = report.divergence {
+            return Err(format!("a fresh replay diverged: {d:?}"));
+        }
+        verified += report.verified;
+    }
+    let took = start.elapsed();
+    let replay = figure(
+        V::ID,
+        "replay_verify",
+        "turnstile replay verify of each game's file: typed decoding, re-execution, comparison of every receipt",
+        verified,
+        took,
+    )
+    .with_games(replays.len() as u64, took);
+    drop(replays);
+
     let bot = strong_bot::<V>(&bundle.content, (commands / 10_000).clamp(1, 1_000))?;
     let bytes = commands.clamp(1, 20_000);
     let lean = receipt_bytes::<V>(bundle.clone(), bytes, ReceiptFormat::V3)?;
     let before = receipt_bytes::<V>(bundle, bytes, ReceiptFormat::V2)?;
-    Ok(vec![bare, receipted, bot, lean, before])
+    Ok(vec![bare, receipted, replay, bot, lean, before])
 }
 
 /// What every receipted move serializes: the canonical bytes of the state after it as its
@@ -497,6 +584,103 @@ fn registered(game: &dyn RegisteredGame, commands: u64) -> Result<Vec<Figure>, S
         took,
     )
     .with_games(games, took)])
+}
+
+/// Matches held at once by the memory line.
+const MEMORY_MATCHES: u64 = 1_000;
+
+/// Moves played into each match of the memory line before it is measured (a Connect Four match
+/// mid-game; a Duel match a few activations in; a clover run a few hands in).
+const MEMORY_MOVES: u64 = 10;
+
+/// The process's resident memory in bytes (`VmRSS` of `/proc/self/status`); `None` where there
+/// is no such file (not Linux).
+fn resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kilobytes: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kilobytes * 1024)
+}
+
+/// What one loaded match costs in memory: [`MEMORY_MATCHES`] matches of the registered game,
+/// each with up to [`MEMORY_MOVES`] moves of `random` bots submitted through the registry (its
+/// log, receipts, snapshots and state, as a server holds them), all held at once; the growth of
+/// the process's resident memory divided by their number. Resident memory, not a sum of
+/// allocations: it includes the allocator's own overhead, as a server's would, and is measured
+/// by the operating system, so the allocator itself stays uninstrumented for the timed lines.
+/// No line where resident memory cannot be read, or for a game without shipped content.
+fn memory(game: &dyn RegisteredGame) -> Result<Vec<Figure>, String> {
+    let id = game.id();
+    let Some(compiled) = game.builtin_content() else {
+        return Ok(Vec::new());
+    };
+    let compiled = compiled.map_err(|p| format!("{p:?}"))?;
+    let config = game
+        .describe()
+        .default_config
+        .unwrap_or(serde_json::Value::Null);
+    let (seats, _) = game
+        .seat_range(&compiled.bundle, &config)
+        .map_err(|e| e.to_string())?;
+    let Some(before) = resident_bytes() else {
+        return Ok(Vec::new());
+    };
+    let start = Instant::now();
+    let mut held = Vec::new();
+    let mut moves = 0u64;
+    for n in 0..MEMORY_MATCHES {
+        let spec = ErasedSpec {
+            config: config.clone(),
+            seed: format!("{SEED}-memory-{n}"),
+            seats: vec![
+                SeatSpec {
+                    kind: SeatKind::Bot,
+                    bot: Some("random".into()),
+                };
+                usize::from(seats)
+            ],
+            tick_rate: 10,
+        };
+        let mut erased = game
+            .new_match(&compiled.bundle, spec)
+            .map_err(|e| e.to_string())?;
+        for i in 0..MEMORY_MOVES {
+            if erased.status() != turnstile_core::MatchStatus::Active {
+                break;
+            }
+            let tick = erased.last_tick();
+            let Some((seat, action)) = (0..seats)
+                .map(Seat)
+                .find_map(|s| erased.bot_action(s, tick).map(|a| (s, a)))
+            else {
+                break;
+            };
+            let command = ErasedCommand {
+                command_id: format!("m{i}"),
+                seat: Some(seat),
+                expected_sequence: erased.sequence(),
+                expected_step: None,
+                tick,
+                action,
+            };
+            erased.submit(command).map_err(|r| r.to_string())?;
+            moves += 1;
+        }
+        held.push(erased);
+    }
+    let took = start.elapsed();
+    let after = resident_bytes().unwrap_or(before);
+    drop(held);
+    let mut f = figure(
+        id,
+        "memory_per_match",
+        "resident bytes per loaded match: matches of random bots through the registry, each a few moves in, all held at once",
+        moves,
+        took,
+    );
+    f.matches = Some(MEMORY_MATCHES);
+    f.bytes_per_match = Some(after.saturating_sub(before) / MEMORY_MATCHES);
+    Ok(vec![f])
 }
 
 /// `games` games of the strong bot (seat 0) against uniformly random moves (seat 1) on the bare

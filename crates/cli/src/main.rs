@@ -170,6 +170,10 @@ enum Command {
         /// Commands per measured run (more is steadier, slower).
         #[arg(long, default_value_t = 200_000)]
         commands: u64,
+        /// Only the memory line, measured in this process (the bench runs itself this way, so
+        /// that the memory of a loaded match is measured in a fresh process).
+        #[arg(long, hide = true)]
+        memory_only: bool,
     },
 }
 
@@ -484,7 +488,11 @@ fn main() -> ExitCode {
             matches,
             duration_s: duration,
         }),
-        Command::Bench { game, commands } => bench::run(&registry, &game, commands),
+        Command::Bench {
+            game,
+            commands,
+            memory_only,
+        } => bench::run(&registry, &game, commands, memory_only),
         Command::Chaos { command } => chaos::run(&registry, command),
     };
     outcome.finish()

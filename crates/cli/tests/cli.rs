@@ -330,8 +330,32 @@ fn bench_prints_json_lines() {
         .collect();
     assert_eq!(
         benches,
-        ["bare_moves", "receipted_commands", "replay_verify"]
+        [
+            "bare_moves",
+            "receipted_commands",
+            "replay_verify",
+            "memory_per_match"
+        ]
     );
+}
+
+#[test]
+fn every_shipped_game_reports_what_a_loaded_match_costs() {
+    // Duel and clover included: each game's memory line counts matches and bytes, as numbers.
+    for game in ["connect4", "duel", "clover"] {
+        let out = turnstile(&["bench", game, "--commands", "50"]);
+        assert_eq!(out.status.code(), Some(0), "{game}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        let memory: serde_json::Value = text
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .find(|l| l["bench"] == "memory_per_match")
+            .unwrap_or_else(|| panic!("{game}: no memory line in {text}"));
+        assert_eq!(memory["game"], game);
+        assert_eq!(memory["matches"].as_u64(), Some(1000), "{memory}");
+        assert!(memory["bytesPerMatch"].is_u64(), "{memory}");
+        assert!(memory["commands"].as_u64().unwrap() > 0, "{memory}");
+    }
 }
 
 #[test]
@@ -350,21 +374,23 @@ fn grid_game_benches_count_games_moves_and_nodes() {
             [
                 "random_games_bare",
                 "random_games_receipted",
+                "replay_verify",
                 "strong_bot_nodes",
                 "receipt_bytes",
-                "receipt_bytes"
+                "receipt_bytes",
+                "memory_per_match"
             ]
         );
-        for line in &lines[..2] {
+        for line in &lines[..3] {
             assert_eq!(line["game"], game);
             assert!(line["games"].as_u64().unwrap() > 0, "{line}");
             assert!(line["commands"].as_u64().unwrap() >= 300, "{line}");
         }
-        assert!(lines[2]["nodes"].as_u64().unwrap() > 0);
+        assert!(lines[3]["nodes"].as_u64().unwrap() > 0);
         assert!(lines.iter().all(|l| l["seconds"].is_number()), "{lines:?}");
         // The byte lines are counts, not timings: format 3 (signals out of receipts, lean
         // state fingerprints) writes well under half of format 2's bytes per move.
-        let (lean, before) = (&lines[3], &lines[4]);
+        let (lean, before) = (&lines[4], &lines[5]);
         assert_eq!(
             (lean["format"].as_u64(), before["format"].as_u64()),
             (Some(3), Some(2))

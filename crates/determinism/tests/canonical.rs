@@ -601,3 +601,47 @@ proptest! {
         prop_assert_eq!(text(&bare), bare);
     }
 }
+
+/// Struct field names that rank and escape unusually, declared out of order: a writer reused for
+/// many values remembers each name's written form, and must write exactly what a fresh writer
+/// writes, value after value.
+#[derive(Serialize)]
+struct OddFields {
+    zeta: u8,
+    #[serde(rename = "a\"quote")]
+    quote: u8,
+    #[serde(rename = "\u{FB33}")]
+    high: u8,
+    #[serde(rename = "\u{1F600}")]
+    astral: u8,
+    #[serde(rename = "tab\there")]
+    tab: u8,
+    #[serde(rename = "")]
+    empty: u8,
+    nested: Option<Box<OddFields>>,
+}
+
+#[test]
+fn a_reused_writer_writes_what_a_fresh_one_writes() {
+    let leaf = |n: u8| OddFields {
+        zeta: n,
+        quote: n,
+        high: n,
+        astral: n,
+        tab: n,
+        empty: n,
+        nested: None,
+    };
+    let mut writer = turnstile_determinism::canonical::CanonicalWriter::new();
+    for n in 0..5u8 {
+        let mut value = leaf(n);
+        value.nested = Some(Box::new(leaf(n + 1)));
+        let fresh = canon(&value);
+        let reused = String::from_utf8(writer.write(&value).unwrap().to_vec()).unwrap();
+        assert_eq!(reused, fresh, "value {n}");
+    }
+    assert_eq!(
+        canon(&leaf(1)),
+        "{\"\":1,\"a\\\"quote\":1,\"nested\":null,\"tab\\there\":1,\"zeta\":1,\"\u{1F600}\":1,\"\u{FB33}\":1}"
+    );
+}

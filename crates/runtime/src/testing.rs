@@ -433,6 +433,17 @@ pub fn random_receipted_game<G: Game>(
     seed: &str,
     rng: &mut Pcg32,
 ) -> Result<u32, String> {
+    let game = random_receipted_match::<G>(bundle, config, seed, rng)?;
+    u32::try_from(game.sequence()).map_err(|e| e.to_string())
+}
+
+/// [`random_receipted_game`], returning the match it played (its log, for a replay file).
+pub fn random_receipted_match<G: Game>(
+    bundle: Arc<ContentBundle<G::Content>>,
+    config: G::Config,
+    seed: &str,
+    rng: &mut Pcg32,
+) -> Result<Match<G>, String> {
     let (seats, _) = G::seat_range(&bundle.content, &config);
     let spec = MatchSpec {
         config,
@@ -455,7 +466,7 @@ pub fn random_receipted_game<G: Game>(
         game.submit(envelope).map_err(|r| r.to_string())?;
         moves += 1;
     }
-    Ok(moves)
+    Ok(game)
 }
 
 /// Plays one game of `RandomBot`s through a match seeded `seed` — every move a command with a

@@ -288,6 +288,40 @@ impl Board {
         })
     }
 
+    /// The characters of `rows`, one a cell — `.` for open, `0` or `1` for a seat's piece (a
+    /// board holds no other), as [`Board::rows`] writes them — in `buf`; a board of more
+    /// cells than `buf` holds (only a malformed one read back from storage, which `attach`
+    /// refuses) is cut short there.
+    pub(crate) fn text<'b>(
+        &self,
+        buf: &'b mut [u8; MAX_CELLS as usize],
+        rows: std::ops::Range<u16>,
+    ) -> &'b str {
+        let mut len = 0;
+        // Bit by bit, seat 0's board first as `get` looks: this runs for every receipt's state
+        // and view.
+        let mut index = u32::from(rows.start) * u32::from(self.width);
+        'rows: for _ in rows {
+            for _ in 0..self.width {
+                let Some(slot) = buf.get_mut(len) else {
+                    break 'rows;
+                };
+                let bit = 1u64.checked_shl(index).unwrap_or(0);
+                *slot = if self.discs[0] & bit != 0 {
+                    b'0'
+                } else if self.discs[1] & bit != 0 {
+                    b'1'
+                } else {
+                    b'.'
+                };
+                len += 1;
+                index += 1;
+            }
+        }
+        // Only `.`, `0` and `1` were written: ASCII.
+        core::str::from_utf8(&buf[..len]).unwrap_or("")
+    }
+
     /// The rows from the top, one character a cell: `.` for open, the seat number for a piece.
     pub fn rows(&self) -> Vec<String> {
         (0..self.height)
@@ -321,20 +355,30 @@ impl Board {
 
 impl Serialize for LeanBoard<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut cells =
-            String::with_capacity(usize::from(self.0.width) * usize::from(self.0.height));
-        for (_, holder) in self.0.cells() {
-            match holder {
-                None => cells.push('.'),
-                // A board holds seats 0 and 1 only (one bitboard each).
-                Some(seat) if seat.0 == 0 => cells.push('0'),
-                Some(_) => cells.push('1'),
-            }
-        }
         let mut board = serializer.serialize_struct("Board", 2)?;
-        board.serialize_field("cells", &cells)?;
+        // On the stack: this runs for every receipt, and a board has at most 64 cells.
+        let mut buf = [0u8; MAX_CELLS as usize];
+        board.serialize_field("cells", self.0.text(&mut buf, 0..self.0.height))?;
         board.serialize_field("width", &self.0.width)?;
         board.end()
+    }
+}
+
+/// The view of a board: its rows from the top, as [`Board::rows`] gives them, written as a JSON
+/// list of strings straight from the board (no list of strings is built: views are
+/// fingerprinted for every receipt).
+pub struct RowList<'a>(pub(crate) &'a Board);
+
+impl Serialize for RowList<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let board = self.0;
+        let mut list = serializer.serialize_seq(Some(usize::from(board.height)))?;
+        let mut buf = [0u8; MAX_CELLS as usize];
+        for row in 0..board.height {
+            list.serialize_element(board.text(&mut buf, row..row + 1))?;
+        }
+        list.end()
     }
 }
 

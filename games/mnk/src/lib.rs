@@ -166,11 +166,29 @@ impl Serialize for MnkEvent {
     }
 }
 
-/// What everyone sees of the board.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// What everyone sees of the board: in JSON `{"rows": ["..0....", …]}`, the rows from the
+/// top, one character a cell (`.` open, `0` or `1` a seat's piece).
+///
+/// It keeps the board (a small `Copy` value) and writes the rows as it is serialized, so that
+/// the view fingerprinted for every receipt builds no strings.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MnkBoardView {
-    /// The rows from the top, one character a cell: `.` open, `0` or `1` a seat's piece.
-    pub rows: Vec<String>,
+    board: Board,
+}
+
+impl MnkBoardView {
+    /// The rows from the top, as [`Board::rows`].
+    pub fn rows(&self) -> Vec<String> {
+        self.board.rows()
+    }
+}
+
+impl Serialize for MnkBoardView {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut object = serializer.serialize_struct("MnkBoardView", 1)?;
+        object.serialize_field("rows", &board::RowList(&self.board))?;
+        object.end()
+    }
 }
 
 impl<V: Variant> KitGame for Mnk<V> {
@@ -233,7 +251,7 @@ impl<V: Variant> KitGame for Mnk<V> {
     }
 
     fn view(board: &Board) -> MnkBoardView {
-        MnkBoardView { rows: board.rows() }
+        MnkBoardView { board: *board }
     }
 
     fn fingerprint_board(board: &Board) -> impl Serialize + '_ {
@@ -261,6 +279,22 @@ mod tests {
     )]
     enum Derived {
         PiecePlaced { seat: Seat, column: u16, row: u16 },
+    }
+
+    #[test]
+    fn the_board_view_writes_the_rows_it_would_list() {
+        let board = Board::from_rows(&["0.1", "..1"]).unwrap();
+        let view = MnkBoardView { board };
+        let text = serde_json::to_string(&view).unwrap();
+        assert_eq!(text, r#"{"rows":["0.1","..1"]}"#);
+        #[derive(Serialize)]
+        struct Listed {
+            rows: Vec<String>,
+        }
+        assert_eq!(
+            text,
+            serde_json::to_string(&Listed { rows: view.rows() }).unwrap()
+        );
     }
 
     #[test]

@@ -278,7 +278,7 @@ fn everyone_sees_the_same_view() {
     let mut d = driver("timed");
     d.play_all(&cells(&[(0, 0), (1, 1)])).unwrap();
     let view = d.game().view(Viewer::Spectator);
-    assert_eq!(view.board.rows, vec!["0..", ".1.", "..."]);
+    assert_eq!(view.board.rows(), vec!["0..", ".1.", "..."]);
     assert_eq!(view.to_move, Some(Seat(0)));
     assert_eq!(view.turn_index, 3);
     assert_eq!(view.deadline_tick, Some(150));

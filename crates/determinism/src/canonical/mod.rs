@@ -166,8 +166,14 @@ fn compare_utf16_bytes(a: &[u8], b: &[u8]) -> Ordering {
 /// tie); when they tie, the full comparison decides.
 fn utf16_prefix(key: &[u8]) -> u64 {
     let mut prefix = [0u8; 8];
-    for (slot, &b) in prefix.iter_mut().zip(key) {
-        *slot = utf16_rank(b);
+    let n = key.len().min(8);
+    prefix[..n].copy_from_slice(&key[..n]);
+    // Only bytes 0xEE and 0xEF rank differently, so an ASCII prefix (every key a struct
+    // declares) is its own rank.
+    if u64::from_be_bytes(prefix) & 0x8080_8080_8080_8080 != 0 {
+        for slot in &mut prefix {
+            *slot = utf16_rank(*slot);
+        }
     }
     u64::from_be_bytes(prefix)
 }
@@ -234,7 +240,44 @@ pub struct CanonicalWriter {
     keys: Vec<u8>,
     entries: Vec<Entry>,
     scratch: Vec<u8>,
+    /// Struct field names already written once, escaped with their colon: see
+    /// [`StaticKeys`].
+    static_keys: StaticKeys,
 }
+
+/// A memo of struct field names: for each name seen, its [`utf16_prefix`] and its written form
+/// `"name":`, so that a name met again (a struct's fields are written for every receipt) is
+/// one copy instead of ranking, escaping and quoting it anew.
+///
+/// A name is looked up by the address and length of its `&'static str`. Static memory never
+/// changes, so the same address and length always hold the same bytes: a hit is exactly the
+/// name, and the memo can only ever save work, never change a byte of output. Direct-mapped
+/// with [`STATIC_KEY_SLOTS`] slots; the text is cleared when it outgrows
+/// [`STATIC_KEY_TEXT`] bytes, so it stays small whatever a program serializes.
+///
+/// It starts with a writer's second value: a writer used once (`to_canonical_vec`,
+/// `Fingerprint::of`) would only pay for building it.
+#[derive(Default)]
+struct StaticKeys {
+    /// Values written so far, up to 2.
+    writes: u8,
+    slots: Vec<StaticKey>,
+    text: Vec<u8>,
+}
+
+#[derive(Clone, Copy, Default)]
+struct StaticKey {
+    /// The name's address; 0 for an empty slot.
+    address: usize,
+    len: usize,
+    prefix: u64,
+    /// `"name":` in `StaticKeys::text`.
+    start: usize,
+    end: usize,
+}
+
+const STATIC_KEY_SLOTS: usize = 128;
+const STATIC_KEY_TEXT: usize = 1 << 16;
 
 impl CanonicalWriter {
     /// An empty writer.
@@ -243,6 +286,7 @@ impl CanonicalWriter {
     }
 
     fn reset(&mut self) {
+        self.static_keys.writes = self.static_keys.writes.saturating_add(1).min(2);
         self.out.clear();
         self.keys.clear();
         self.entries.clear();
@@ -319,9 +363,41 @@ impl CanonicalWriter {
         frame.first = false;
         frame.pending.start = self.out.len();
         frame.pending.key = Key::Static(key);
-        frame.pending.prefix = utf16_prefix(key.as_bytes());
-        write_str(&mut self.out, key);
-        self.out.push(b':');
+        let memo = &mut self.static_keys;
+        if memo.writes < 2 {
+            frame.pending.prefix = utf16_prefix(key.as_bytes());
+            write_str(&mut self.out, key);
+            self.out.push(b':');
+            return;
+        }
+        if memo.slots.is_empty() {
+            memo.slots.resize(STATIC_KEY_SLOTS, StaticKey::default());
+        }
+        let address = key.as_ptr() as usize;
+        let index = ((address >> 3) ^ key.len()) % STATIC_KEY_SLOTS;
+        let slot = memo.slots[index];
+        if slot.address == address && slot.len == key.len() && address != 0 {
+            frame.pending.prefix = slot.prefix;
+            self.out.extend_from_slice(&memo.text[slot.start..slot.end]);
+            return;
+        }
+        if memo.text.len() > STATIC_KEY_TEXT {
+            memo.text.clear();
+            memo.slots.fill(StaticKey::default());
+        }
+        let prefix = utf16_prefix(key.as_bytes());
+        let start = memo.text.len();
+        write_str(&mut memo.text, key);
+        memo.text.push(b':');
+        memo.slots[index] = StaticKey {
+            address,
+            len: key.len(),
+            prefix,
+            start,
+            end: memo.text.len(),
+        };
+        frame.pending.prefix = prefix;
+        self.out.extend_from_slice(&memo.text[start..]);
     }
 
     pub(crate) fn end_value(&mut self, frame: &mut ObjectFrame) {
@@ -335,6 +411,7 @@ impl CanonicalWriter {
             keys,
             entries,
             scratch,
+            ..
         } = self;
         let list = &mut entries[frame.entries_base..];
         let key = |e: &Entry| e.key(keys);
@@ -430,6 +507,13 @@ const ESCAPE: [u8; 256] = {
 pub(crate) fn escape_into(out: &mut Vec<u8>, s: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let bytes = s.as_bytes();
+    // Nearly every string a fingerprint covers (keys, ids, fingerprints, board rows) needs no
+    // escaping: tested eight bytes at a time and copied whole. This is most of the cost of
+    // writing them.
+    if !needs_escape(bytes) {
+        out.extend_from_slice(bytes);
+        return;
+    }
     let mut run = 0;
     for (i, &b) in bytes.iter().enumerate() {
         let escape = ESCAPE[usize::from(b)];
@@ -452,6 +536,42 @@ pub(crate) fn escape_into(out: &mut Vec<u8>, s: &str) {
         run = i + 1;
     }
     out.extend_from_slice(&bytes[run..]);
+}
+
+/// Whether any byte of `bytes` needs escaping in a JSON string ([`word_needs_escape`] over
+/// each eight bytes, the last ones padded with a letter).
+fn needs_escape(bytes: &[u8]) -> bool {
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        let mut eight = [0u8; 8];
+        eight.copy_from_slice(word);
+        if word_needs_escape(u64::from_le_bytes(eight)) {
+            return true;
+        }
+    }
+    let rest = words.remainder();
+    if rest.is_empty() {
+        return false;
+    }
+    let mut eight = [b'a'; 8];
+    eight[..rest.len()].copy_from_slice(rest);
+    word_needs_escape(u64::from_le_bytes(eight))
+}
+
+/// Whether any of the eight bytes of `word` needs escaping in a JSON string: a control
+/// character (below 0x20), `"` or `\\`. Exact, by the classic "has a byte less than n" and
+/// "has a zero byte" tests (no byte of a UTF-8 multi-byte character, all ≥ 0x80, triggers
+/// either): a set high bit marks a byte that matched, and borrows can only add marks above a
+/// true match, never create one where none is.
+const fn word_needs_escape(word: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let control = word.wrapping_sub(ONES * 0x20) & !word;
+    let quote = word ^ (ONES * 0x22);
+    let quote = quote.wrapping_sub(ONES) & !quote;
+    let backslash = word ^ (ONES * 0x5c);
+    let backslash = backslash.wrapping_sub(ONES) & !backslash;
+    (control | quote | backslash) & HIGHS != 0
 }
 
 /// Writes the decimal digits of `v` into the end of `buf`, returning them.
@@ -591,6 +711,61 @@ mod tests {
             String::from_utf8(out).unwrap(),
             "\"\\u0000\\u001f\u{7f}\\\"\\\\/\\b\\f\\n\\r\\té€😀\""
         );
+    }
+
+    #[test]
+    fn escaping_eight_bytes_at_a_time_agrees_with_byte_by_byte() {
+        // Every byte that needs escaping, at every position of strings longer than a word, among
+        // plain ASCII and multi-byte characters: the word test must never miss one.
+        let reference = |s: &str| {
+            let mut out = Vec::new();
+            for c in s.chars() {
+                let mut buf = [0; 4];
+                let piece = c.encode_utf8(&mut buf);
+                match ESCAPE[usize::from(piece.as_bytes()[0])] {
+                    0 => out.extend_from_slice(piece.as_bytes()),
+                    b'u' => out.extend_from_slice(format!("\\u{:04x}", c as u32).as_bytes()),
+                    e => out.extend_from_slice(&[b'\\', e]),
+                }
+            }
+            out
+        };
+        let special: Vec<char> = (0u8..0x20)
+            .map(char::from)
+            .chain(['"', '\\', '\u{7f}', 'é', '€', '😀', '!', '#', '[', ']'])
+            .collect();
+        for len in [1usize, 7, 8, 9, 15, 16, 17, 24] {
+            for at in 0..len {
+                for &c in &special {
+                    let mut s: String = "abcdefghijklmnopqrstuvwxyz"
+                        .chars()
+                        .cycle()
+                        .take(len)
+                        .collect();
+                    s.replace_range(at..at + 1, c.encode_utf8(&mut [0; 4]));
+                    let mut out = Vec::new();
+                    escape_into(&mut out, &s);
+                    assert_eq!(out, reference(&s), "{s:?}");
+                }
+            }
+        }
+        for word in [0u64, u64::MAX, 0x2020_2020_2020_2020, 0x8080_8080_8080_8080] {
+            let bytes = word.to_le_bytes();
+            let expected = bytes.iter().any(|&b| ESCAPE[usize::from(b)] != 0);
+            assert_eq!(word_needs_escape(word), expected, "{word:#x}");
+        }
+        for b in 0..=255u8 {
+            for at in 0..8 {
+                let mut bytes = *b"abcdefgh";
+                bytes[at] = b;
+                let expected = ESCAPE[usize::from(b)] != 0;
+                assert_eq!(
+                    word_needs_escape(u64::from_le_bytes(bytes)),
+                    expected,
+                    "{b:#x} at {at}"
+                );
+            }
+        }
     }
 
     #[test]
