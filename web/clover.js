@@ -14,7 +14,7 @@ const RANKS = { 11: "J", 12: "Q", 13: "K", 14: "A" };
 const SUITS = { spades: ["♠", "dark"], hearts: ["♥", "red"], clubs: ["♣", "dark"], diamonds: ["♦", "red"] };
 // HandType order (games/clover/src/hands.rs): the index of `levels` and of `hand.type`
 export const HANDS = ["high_card", "pair", "two_pair", "three_of_a_kind", "straight", "flush", "full_house", "four_of_a_kind", "straight_flush", "five_of_a_kind", "flush_house", "flush_five"];
-const KNOWN_VIEW = new Set(["phase", "ante", "blind", "target", "scored", "money", "handsLeft", "discardsLeft", "hand", "deckCount", "deckSize", "jokers", "consumables", "shop", "packs", "pack", "levels", "boss", "won", "tags", "vouchers", "stake", "deckId", "rerollCost"]);
+const KNOWN_VIEW = new Set(["phase", "ante", "blind", "target", "scored", "money", "handsLeft", "discardsLeft", "hand", "deckCount", "deckSize", "jokers", "consumables", "shop", "packs", "pack", "levels", "boss", "won", "tags", "vouchers", "stake", "deckId", "rerollCost", "blinds", "bossRerollCost"]);
 const JOKER_FIELDS = new Set(["id", "edition", "counter", "rarity", "copies", "eternal", "perishable", "rental"]);
 // thing ids of a score's steps (games/clover/src/state.rs): played cards, held cards, joker slots
 const PLAYED = 1000, HELD = 2000, SLOT = 3000;
@@ -517,7 +517,14 @@ export function mount(root, ctx) {
       parts.push(h("h2", {}, `Next: ${v.blind === "boss" ? "the boss blind" : `the ${v.blind} blind`} of ante ${v.ante}`),
         h("div", { class: "row" },
           actionButton("Play this blind", "selectBlind", { type: "selectBlind" }, { class: "primary" }),
-          actionButton("Skip it for a tag", "skipBlind", { type: "skipBlind" })));
+          actionButton("Skip it for a tag", "skipBlind", { type: "skipBlind" }),
+          // the boss is chosen when the ante starts; a reroll voucher lets the player draw another
+          ...(v.bossRerollCost != null ? [actionButton(`Reroll the boss ($${v.bossRerollCost})`, "rerollBoss", { type: "rerollBoss" })] : [])));
+      // the ante's three blinds, shown in advance: targets, and the boss by name
+      if (Array.isArray(v.blinds) && v.blinds.length) parts.push(h("ul", { class: "blinds", "data-testid": "ante-blinds" },
+        ...v.blinds.map((b) => h("li", { class: b.done ? "muted" : "" },
+          b.blind === "boss" ? `Boss: ${b.name || nameOf(b.boss)}` : `${handName(b.blind)} blind`,
+          ` — ${b.target} chips`, b.done ? " (done)" : ""))));
     } else if (v.phase === "playing") {
       const key = JSON.stringify(v.hand);
       if (key !== handKey) { handKey = key; selected = new Set(); previewBox.textContent = ""; }

@@ -417,8 +417,11 @@ test("clover: the shop — buy, sell, leave — from the page's buttons", async 
   // skip the big blind for a tag: the tag taken is listed, and the boss comes next
   await page.locator('[data-action="skipBlind"][aria-disabled="false"]').click();
   await page.locator(".clover-extras", { hasText: "Tags taken" }).locator("li").first().waitFor({ timeout: T });
-  await page.getByTestId("blind").filter({ hasText: "Boss blind" }).waitFor({ timeout: T });
-  // the boss is chosen when its blind starts: its name and effect text, in effect
+  // the boss was chosen when the ante started: it is named before its blind is played, in the
+  // status bar and in the ante's list of blinds
+  await page.getByTestId("blind").filter({ hasText: "Boss:" }).waitFor({ timeout: T });
+  await page.getByTestId("ante-blinds").locator("li", { hasText: "Boss:" }).waitFor({ timeout: T });
+  // playing it puts its effect text in effect
   await page.locator('[data-action="selectBlind"][aria-disabled="false"]').click();
   const boss = page.getByTestId("boss").filter({ hasText: "Boss of ante 1" });
   await boss.filter({ hasText: "in effect" }).waitFor({ timeout: T });
