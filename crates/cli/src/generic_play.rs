@@ -27,6 +27,7 @@ pub fn run(
     seats: &[String],
     seed: Option<String>,
     turn_config: Option<String>,
+    seat_count: Option<u16>,
 ) -> Outcome {
     let start = Instant::now();
     let clock = move || {
@@ -43,6 +44,7 @@ pub fn run(
         seats,
         seed: &seed,
         turn_config,
+        seat_count,
     };
     play_with(registry, setup, input, &mut out, clock)
 }
@@ -57,6 +59,9 @@ pub struct Setup<'a> {
     pub seed: &'a str,
     /// A turn config of the content (for games whose config has `turnConfig`).
     pub turn_config: Option<String>,
+    /// How many seats (`--seats`), within the range the content and config allow; the
+    /// range's minimum when absent.
+    pub seat_count: Option<u16>,
 }
 
 /// The player over any input, output and clock (the tests drive it with a script).
@@ -206,10 +211,26 @@ fn start(registry: &GameRegistry, setup: &Setup<'_>) -> Result<Box<dyn ErasedMat
             _ => config = serde_json::json!({ "turnConfig": id }),
         }
     }
-    let (seats, _) = registered
+    let (fewest, most) = registered
         .seat_range(&compiled.bundle, &config)
         .map_err(|e| Outcome::usage(format!("the config is refused: {e}")))?;
-    let seats = seat_specs(setup.seats, seats, &description.bots).map_err(Outcome::usage)?;
+    let count = match setup.seat_count {
+        None => fewest,
+        Some(n) if (fewest..=most).contains(&n) => n,
+        Some(n) if fewest == most => {
+            return Err(Outcome::usage(format!(
+                "--seats {n}: {} is played by {fewest} seats",
+                setup.game
+            )))
+        }
+        Some(n) => {
+            return Err(Outcome::usage(format!(
+                "--seats {n}: {} takes {fewest} to {most} seats",
+                setup.game
+            )))
+        }
+    };
+    let seats = seat_specs(setup.seats, count, &description.bots).map_err(Outcome::usage)?;
     let spec = ErasedSpec {
         config,
         seed: setup.seed.into(),
@@ -282,12 +303,22 @@ mod tests {
     use super::*;
 
     fn run_script(game: &str, seats: &[&str], script: &str) -> (Outcome, String) {
+        run_seated(game, seats, None, script)
+    }
+
+    fn run_seated(
+        game: &str,
+        seats: &[&str],
+        seat_count: Option<u16>,
+        script: &str,
+    ) -> (Outcome, String) {
         let seats: Vec<String> = seats.iter().map(|s| s.to_string()).collect();
         let setup = Setup {
             game,
             seats: &seats,
             seed: "generic",
             turn_config: None,
+            seat_count,
         };
         let mut out = Vec::new();
         let outcome = play_with(&crate::registry(), setup, script.as_bytes(), &mut out, || 0);
@@ -317,5 +348,26 @@ mod tests {
         assert_eq!(outcome.code, crate::exit::USAGE);
         let (outcome, _) = run_script("chess", &[], "");
         assert_eq!(outcome.code, crate::exit::USAGE);
+    }
+
+    /// `--seats` picks a count inside the range the game's content allows (Pig: 2 to 4), and a
+    /// count outside it is a usage error that names the range, for every registered game.
+    #[test]
+    fn seats_are_chosen_within_the_content_s_range() {
+        let (outcome, out) = run_seated("pig", &["1=bot:random", "2=bot:random"], Some(3), "q\n");
+        assert_eq!(outcome.code, 0, "{out}");
+        assert!(out.contains("3 seats"), "{out}");
+        let (outcome, out) = run_seated("pig", &["3=bot:random"], Some(4), "q\n");
+        assert_eq!(outcome.code, 0, "{out}");
+        assert!(out.contains("4 seats"), "{out}");
+        let (outcome, _) = run_seated("pig", &[], Some(5), "");
+        assert_eq!(outcome.code, crate::exit::USAGE);
+        let message = outcome.message.unwrap_or_default();
+        assert!(message.contains("2 to 4"), "{message}");
+        let (outcome, _) = run_seated("nim", &[], Some(3), "");
+        assert_eq!(outcome.code, crate::exit::USAGE);
+        // without --seats, the range's minimum
+        let (_, out) = run_seated("pig", &[], None, "q\n");
+        assert!(out.contains("2 seats"), "{out}");
     }
 }

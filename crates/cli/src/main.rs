@@ -65,7 +65,8 @@ enum Command {
         /// classic-style).
         #[arg(long)]
         preset: Option<String>,
-        /// Duel: how many seats, 2 to 4, numbered from 0 (default: 2).
+        /// How many seats, numbered from 0: Duel 2 to 4, and any other game within the range its
+        /// content allows (Pig 2 to 4); default: the fewest the game takes.
         #[arg(long = "seats")]
         seat_count: Option<u16>,
         /// Duel's clock: untimed, standard or blitz (default: the content's, untimed; other
@@ -370,12 +371,15 @@ fn main() -> ExitCode {
                 preset,
                 clock,
             }),
-            _ if seat_count.is_some() || clock.is_some() || preset.is_some() => {
-                exit::Outcome::usage("--seats, --clock and --preset are Duel's")
+            _ if clock.is_some() || preset.is_some() => {
+                exit::Outcome::usage("--clock and --preset are Duel's")
+            }
+            "connect4" | "tictactoe" if seat_count.is_some_and(|n| n != 2) => {
+                exit::Outcome::usage(format!("--seats: {game} is played by 2 seats"))
             }
             "connect4" | "tictactoe" => play::play(&game, &seats, seed, turn_config),
             // Every other registered game: the registry's generic terminal player.
-            _ => generic_play::run(&registry, &game, &seats, seed, turn_config),
+            _ => generic_play::run(&registry, &game, &seats, seed, turn_config, seat_count),
         },
         Command::Sokoban { command } => match command {
             SokobanCommand::Play {

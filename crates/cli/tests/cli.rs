@@ -292,7 +292,7 @@ fn play_help_says_what_the_defaults_are() {
         "(default: a random one, printed at the start)",
         "(default: the content's own default turn config, `untimed` for the shipped grid games)",
         "(default: classic-style)",
-        "2 to 4, numbered from 0 (default: 2)",
+        "Duel 2 to 4, and any other game within the range its content allows (Pig 2 to 4); default: the fewest the game takes",
         "(default: the content's, untimed;",
         "Seats are numbered from 0, as in the API; cards and options you type count from 1",
     ] {
@@ -555,7 +555,12 @@ fn duel_plays_three_seats_under_blitz_and_shows_the_hand_from_1() {
     check(
         &["play", "connect4", "--clock", "blitz"],
         2,
-        &["--seats, --clock and --preset are Duel's"],
+        &["--clock and --preset are Duel's"],
+    );
+    check(
+        &["play", "connect4", "--seats", "3"],
+        2,
+        &["--seats: connect4 is played by 2 seats"],
     );
 }
 
