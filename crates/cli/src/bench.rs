@@ -514,46 +514,76 @@ fn receipt_bytes<V: Searchable>(
     Ok(f)
 }
 
+/// What the registry-driven lines start from: a game's shipped content, its default config
+/// and the fewest seats it takes, every seat a `random` bot.
+struct BotTable {
+    compiled: turnstile_runtime::CompiledBundle,
+    config: serde_json::Value,
+    seats: u16,
+}
+
+impl BotTable {
+    /// `None` for a game that ships no content.
+    fn of(game: &dyn RegisteredGame) -> Result<Option<BotTable>, String> {
+        let Some(compiled) = game.builtin_content() else {
+            return Ok(None);
+        };
+        let compiled = compiled.map_err(|p| format!("{p:?}"))?;
+        let config = game
+            .describe()
+            .default_config
+            .unwrap_or(serde_json::Value::Null);
+        let (seats, _) = game
+            .seat_range(&compiled.bundle, &config)
+            .map_err(|e| e.to_string())?;
+        Ok(Some(BotTable {
+            compiled,
+            config,
+            seats,
+        }))
+    }
+
+    /// A new match at sequence 0 with `seed`, bots at every seat.
+    fn new_match(
+        &self,
+        game: &dyn RegisteredGame,
+        seed: String,
+    ) -> Result<Box<dyn turnstile_runtime::ErasedMatch>, String> {
+        let spec = ErasedSpec {
+            config: self.config.clone(),
+            seed,
+            seats: vec![
+                SeatSpec {
+                    kind: SeatKind::Bot,
+                    bot: Some("random".into()),
+                };
+                usize::from(self.seats)
+            ],
+            tick_rate: 10,
+        };
+        game.new_match(&self.compiled.bundle, spec)
+            .map_err(|e| e.to_string())
+    }
+}
+
 /// Any registered game with shipped content, through the registry alone (no per-game code):
 /// matches of `random` bots at every seat under the default config, every move a bot's choice
 /// through the resolver submitted as JSON through `ErasedMatch::submit` — receipts,
 /// fingerprints, hashes and the JSON edge — until `commands` moves.
 fn registered(game: &dyn RegisteredGame, commands: u64) -> Result<Vec<Figure>, String> {
     let id = game.id();
-    let Some(compiled) = game.builtin_content() else {
+    let Some(table) = BotTable::of(game)? else {
         return Ok(Vec::new());
     };
-    let compiled = compiled.map_err(|p| format!("{p:?}"))?;
-    let config = game
-        .describe()
-        .default_config
-        .unwrap_or(serde_json::Value::Null);
-    let (seats, _) = game
-        .seat_range(&compiled.bundle, &config)
-        .map_err(|e| e.to_string())?;
     let (mut games, mut moves) = (0u64, 0u64);
     let mut took = Duration::ZERO;
     while moves < commands {
-        let spec = ErasedSpec {
-            config: config.clone(),
-            seed: format!("{SEED}-{games}"),
-            seats: vec![
-                SeatSpec {
-                    kind: SeatKind::Bot,
-                    bot: Some("random".into()),
-                };
-                usize::from(seats)
-            ],
-            tick_rate: 10,
-        };
-        let mut erased = game
-            .new_match(&compiled.bundle, spec)
-            .map_err(|e| e.to_string())?;
+        let mut erased = table.new_match(game, format!("{SEED}-{games}"))?;
         let start = Instant::now();
         let before = moves;
         while erased.status() == turnstile_core::MatchStatus::Active {
             let tick = erased.last_tick();
-            let Some((seat, action)) = (0..seats)
+            let Some((seat, action)) = (0..table.seats)
                 .map(Seat)
                 .find_map(|s| erased.bot_action(s, tick).map(|a| (s, a)))
             else {
@@ -611,17 +641,9 @@ fn resident_bytes() -> Option<u64> {
 /// No line where resident memory cannot be read, or for a game without shipped content.
 fn memory(game: &dyn RegisteredGame) -> Result<Vec<Figure>, String> {
     let id = game.id();
-    let Some(compiled) = game.builtin_content() else {
+    let Some(table) = BotTable::of(game)? else {
         return Ok(Vec::new());
     };
-    let compiled = compiled.map_err(|p| format!("{p:?}"))?;
-    let config = game
-        .describe()
-        .default_config
-        .unwrap_or(serde_json::Value::Null);
-    let (seats, _) = game
-        .seat_range(&compiled.bundle, &config)
-        .map_err(|e| e.to_string())?;
     let Some(before) = resident_bytes() else {
         return Ok(Vec::new());
     };
@@ -629,27 +651,13 @@ fn memory(game: &dyn RegisteredGame) -> Result<Vec<Figure>, String> {
     let mut held = Vec::new();
     let mut moves = 0u64;
     for n in 0..MEMORY_MATCHES {
-        let spec = ErasedSpec {
-            config: config.clone(),
-            seed: format!("{SEED}-memory-{n}"),
-            seats: vec![
-                SeatSpec {
-                    kind: SeatKind::Bot,
-                    bot: Some("random".into()),
-                };
-                usize::from(seats)
-            ],
-            tick_rate: 10,
-        };
-        let mut erased = game
-            .new_match(&compiled.bundle, spec)
-            .map_err(|e| e.to_string())?;
+        let mut erased = table.new_match(game, format!("{SEED}-memory-{n}"))?;
         for i in 0..MEMORY_MOVES {
             if erased.status() != turnstile_core::MatchStatus::Active {
                 break;
             }
             let tick = erased.last_tick();
-            let Some((seat, action)) = (0..seats)
+            let Some((seat, action)) = (0..table.seats)
                 .map(Seat)
                 .find_map(|s| erased.bot_action(s, tick).map(|a| (s, a)))
             else {
