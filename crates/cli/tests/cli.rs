@@ -91,6 +91,17 @@ fn replay_verify_exit_codes() {
         3,
         &["cannot read"],
     );
+    // A clover run of the rules before version 1 (docs/replay.md, "Rules versions"): refused
+    // by its version, with the code once, not blamed on its bundle.
+    check(
+        &[
+            "replay",
+            "verify",
+            "games/clover/tests/fixtures/rules0-plain.replay.json",
+        ],
+        3,
+        &["clover rules version 0", "retired", "(rules_retired)"],
+    );
 }
 
 #[test]

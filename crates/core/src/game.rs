@@ -209,6 +209,19 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// Connect Four) says `false`, and the engine computes one view for every viewer.
     const HIDDEN_INFORMATION: bool = true;
 
+    /// The version of the game's *rules*, as replay files record it (`rules`, left out while
+    /// 0). Content travels inside every replay, so a content change never needs it; a change
+    /// to the Rust rules that makes an older match re-execute differently (a new random
+    /// stream, a draw moved to another moment, a rule read from content that older bundles
+    /// do not have) bumps it, and the game's page says what changed.
+    const RULES_VERSION: u32 = 0;
+
+    /// The oldest rules version this build still re-executes. `replay verify` refuses a file
+    /// written under an older one with `rules_retired` (and one from a newer release with
+    /// `rules_unknown`) instead of reporting a divergence that is nobody's tampering. Keeping
+    /// it at 0 promises that every replay the game ever wrote still verifies.
+    const OLDEST_RULES: u32 = 0;
+
     /// Typed, validated content.
     type Content: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send + Sync;
     /// The game's own match configuration.

@@ -35,6 +35,6 @@ pub use matches::{
 };
 pub use registry::{ContentSchemas, GameRegistration, GameRegistry, RegisteredGame};
 pub use replay::{
-    canonical_value, verify, verify_redacted, Divergence, RedactedReport, ReplayEntry, ReplayError,
-    ReplayFile, VerifyReport, REPLAY_FORMAT,
+    canonical_value, check_rules, verify, verify_redacted, Divergence, RedactedReport, ReplayEntry,
+    ReplayError, ReplayFile, VerifyReport, REPLAY_FORMAT,
 };

@@ -55,6 +55,10 @@ pub struct ReplayFile {
     pub tick_rate: u32,
     /// The content revision the match pinned.
     pub revision: Fingerprint,
+    /// The game's rules version when the file was written (`Game::RULES_VERSION`); left out
+    /// while 0, and 0 in files written before the field existed.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rules: u32,
     /// The content, as `{content, game}`.
     pub bundle: Value,
     /// Every accepted command, in order.
@@ -97,6 +101,35 @@ pub enum ReplayError {
     /// The match could not be created.
     #[error("cannot create the match: {0}")]
     Setup(#[from] MatchError),
+    /// Written under rules this build no longer re-executes (`Game::OLDEST_RULES`).
+    #[error(
+        "written under {game} rules version {file}, which this release retired: it re-executes \
+         versions {oldest} to {current} only (the game's page, \"Rules versions\", says what \
+         changed; the release that wrote the file still verifies it)"
+    )]
+    RulesRetired {
+        /// The game.
+        game: String,
+        /// The version the file records.
+        file: u32,
+        /// The oldest version this build runs.
+        oldest: u32,
+        /// The version this build writes.
+        current: u32,
+    },
+    /// Written by a newer release, under rules this build does not know.
+    #[error(
+        "written under {game} rules version {file}, newer than this release's {current}: \
+         verify it with the release that wrote it or a later one"
+    )]
+    RulesUnknown {
+        /// The game.
+        game: String,
+        /// The version the file records.
+        file: u32,
+        /// The version this build writes.
+        current: u32,
+    },
 }
 
 impl ReplayError {
@@ -109,6 +142,8 @@ impl ReplayError {
             ReplayError::Bundle(_) => "invalid_bundle",
             ReplayError::Entry(_) => "invalid_entry",
             ReplayError::Setup(_) => "setup_failed",
+            ReplayError::RulesRetired { .. } => "rules_retired",
+            ReplayError::RulesUnknown { .. } => "rules_unknown",
         }
     }
 }
@@ -202,6 +237,7 @@ impl ReplayFile {
             seed: spec.seed.clone(),
             tick_rate: spec.tick_rate,
             revision: m.bundle().revision,
+            rules: G::RULES_VERSION,
             bundle: canonical_value(&bundle)?,
             entries,
             outcome: match m.status() {
@@ -218,6 +254,30 @@ pub fn canonical_value<T: Serialize>(value: &T) -> Result<Value, ReplayError> {
     let bytes =
         canonical::to_canonical_vec(value).map_err(|e| ReplayError::Malformed(e.to_string()))?;
     serde_json::from_slice(&bytes).map_err(|e| ReplayError::Malformed(e.to_string()))
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// Whether game `G`'s rules of this build re-execute a file written under `rules`.
+pub fn check_rules<G: Game>(rules: u32) -> Result<(), ReplayError> {
+    if rules > G::RULES_VERSION {
+        return Err(ReplayError::RulesUnknown {
+            game: G::ID.into(),
+            file: rules,
+            current: G::RULES_VERSION,
+        });
+    }
+    if rules < G::OLDEST_RULES {
+        return Err(ReplayError::RulesRetired {
+            game: G::ID.into(),
+            file: rules,
+            oldest: G::OLDEST_RULES,
+            current: G::RULES_VERSION,
+        });
+    }
+    Ok(())
 }
 
 fn typed<T: serde::de::DeserializeOwned>(value: &Value, what: &str) -> Result<T, ReplayError> {
@@ -273,6 +333,9 @@ pub fn verify<G: Game>(file: &ReplayFile) -> Result<VerifyReport, ReplayError> {
     if file.game != G::ID {
         return Err(ReplayError::UnknownGame(file.game.clone(), G::ID.into()));
     }
+    // Before the bundle: an older release's bundle may name what today's rules no longer
+    // have, and "invalid bundle" would blame the file for the release's change.
+    check_rules::<G>(file.rules)?;
     let (bundle, divergence) = embedded_bundle::<G>(file)?;
     let mut report = VerifyReport {
         game: G::ID.into(),

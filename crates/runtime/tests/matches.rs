@@ -432,6 +432,32 @@ fn unreadable_replays_are_errors_not_divergences() {
     assert_eq!(verify::<Tally>(&file).unwrap_err().code(), "unknown_game");
 }
 
+#[test]
+fn a_file_of_rules_this_build_does_not_run_is_refused_before_re_execution() {
+    let mut m = new_match("rules");
+    play_some(&mut m, 3);
+    let mut file = ReplayFile::of_match(&m).unwrap();
+    // Tally declares no rules version: files say none, and one that says 0 verifies.
+    assert_eq!(file.rules, 0);
+    let text: serde_json::Value = serde_json::from_str(&file.to_json().unwrap()).unwrap();
+    assert_eq!(text.get("rules"), None, "a version 0 file writes no field");
+    assert_eq!(verify::<Tally>(&file).unwrap().divergence, None);
+    // A newer release's file is refused with its own code, not reported as tampering.
+    file.rules = 3;
+    let e = verify::<Tally>(&file).unwrap_err();
+    assert_eq!(e.code(), "rules_unknown");
+    assert_eq!(
+        e,
+        ReplayError::RulesUnknown {
+            game: "tally".into(),
+            file: 3,
+            current: 0
+        }
+    );
+    let round = ReplayFile::parse(&file.to_json().unwrap()).unwrap();
+    assert_eq!(round.rules, 3, "the version survives a round trip");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 

@@ -551,6 +551,9 @@ async fn retired_replay(hub: &Hub, slot: &Slot, why: ApiError) -> ApiResult<Valu
             .revision
             .parse()
             .map_err(|_| ApiError::internal("read the match's revision"))?,
+        // A retired match's rules are the older release's; which version that was is not
+        // stored, so the file says none (0), as files written before versions did.
+        rules: 0,
         bundle: content.bundle,
         entries: log.iter().map(crate::hub::entry_of).collect(),
         outcome: None,

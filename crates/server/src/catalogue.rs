@@ -339,6 +339,40 @@ mod tests {
     }
 
     #[test]
+    fn replay_file_codes_are_catalogued() {
+        use turnstile_runtime::ReplayError;
+        let codes = catalogue();
+        let errors = [
+            ReplayError::Malformed("x".into()),
+            ReplayError::UnknownFormat(9),
+            ReplayError::UnknownGame("g".into(), "h".into()),
+            ReplayError::Bundle("x".into()),
+            ReplayError::Entry("x".into()),
+            ReplayError::Setup(MatchError::Canonical("x".into())),
+            ReplayError::RulesRetired {
+                game: "g".into(),
+                file: 0,
+                oldest: 1,
+                current: 1,
+            },
+            ReplayError::RulesUnknown {
+                game: "g".into(),
+                file: 2,
+                current: 1,
+            },
+        ];
+        for e in &errors {
+            // The three shared with the server keep its status; the rest are the file's own.
+            let want = match e.code() {
+                "unknown_game" => "404",
+                "invalid_bundle" | "invalid_entry" => "422",
+                _ => "—",
+            };
+            assert_listed(&codes, e.code(), want, "a replay file error");
+        }
+    }
+
+    #[test]
     fn only_the_api_edge_knows_http_status_codes() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         let mut files = Vec::new();

@@ -931,6 +931,12 @@ impl Game for Clover {
     const CONTENT_KINDS: &'static [&'static str] = &["effects", "catalog"];
     const STREAMS: &'static [&'static str] = crate::state::STREAMS.names();
     const HIDDEN_INFORMATION: bool = true;
+    // Version 1: the boss is drawn when the ante starts (streams `boss`, `boss_proc`), the
+    // two `Custom` handlers are gone, and later mechanics are rules, not content. Files of
+    // the releases before carry no version and do not re-execute under these rules
+    // (docs/clover.md, "Rules versions").
+    const RULES_VERSION: u32 = 1;
+    const OLDEST_RULES: u32 = 1;
 
     type Content = CloverContent;
     type Config = CloverConfig;
