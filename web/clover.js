@@ -245,15 +245,20 @@ export function mount(root, ctx) {
     try { return await session.send(action); } finally { busy = false; render(); }
   }
 
-  /** A button for one legal action kind; `ready` is false while the action lacks its input (no cards selected). */
+  /**
+   * A button for one legal action kind; `ready` is `true`, or — while the action lacks its
+   * input (no cards selected) — `false` or the sentence that says what is missing.
+   */
   function actionButton(label, kind, action, attrs = {}, ready = true) {
     const param = action && typeof action === "object" ? ["slot", "index"].find((k) => k in action) : undefined;
+    const missing = ready === true ? null : typeof ready === "string" ? ready : "Select the cards first.";
+    ready = ready === true;
     const ok = can(kind, param, param ? action[param] : undefined) && ready;
     return h("button", {
       type: "button", ...attrs, "data-action": kind, "aria-disabled": ok ? "false" : "true", class: `${attrs.class || ""}${ok ? "" : " inert"}`,
       onclick: () => {
         if (!ok && ready) { say(snap.status !== "active" ? "The run is over." : whyNot(label, kind, action), "warning"); return; }
-        if (!ready) { say("Select the cards first.", "warning"); return; }
+        if (!ready) { say(missing, "warning"); return; }
         send(typeof action === "function" ? action() : action);
       },
     }, label);
@@ -493,11 +498,24 @@ export function mount(root, ctx) {
         v.phase === "shop" ? actionButton("Sell", "sell", { type: "sell", slot: i }, { "aria-label": `Sell ${nameOf(`joker:${j.id}`)}` }) : null);
     }) : [h("p", { class: "muted" }, "No jokers yet.")]));
 
+    // The hand cards selected now (none once the hand has changed: the selection belonged to it).
+    const onHand = v.phase === "playing" && JSON.stringify(v.hand) === handKey ? selection() : [];
     consumablesEl.replaceChildren(...(v.consumables.length ? v.consumables.map((ref, i) => {
       const e = entry(ref);
+      // A consumable that changes hand cards (its catalog `picks` > 0) is used on 1 to `picks`
+      // selected cards of the hand, in the `playing` phase; the rules refuse any other use.
+      const picks = Number(e && e.picks) || 0;
+      const use = picks === 0
+        ? actionButton("Use", "use", { type: "use", index: i }, { "aria-label": `Use ${nameOf(ref)}` })
+        : actionButton(onHand.length ? `Use on ${onHand.length} selected` : "Use", "use",
+          () => ({ type: "use", index: i, cards: selection() }),
+          { "aria-label": `Use ${nameOf(ref)} on the selected cards`, "data-picks": String(picks) },
+          v.phase !== "playing" ? `${nameOf(ref)} is used on cards of your hand: use it during a blind.`
+            : onHand.length === 0 || onHand.length > picks ? `Select 1 to ${picks} cards of your hand for ${nameOf(ref)}.` : true);
       return h("div", { class: "consumable", role: "listitem" },
         h("strong", {}, nameOf(ref)), h("span", { class: "muted" }, ` ${String(ref).split(":")[0]}`), h("span", { class: "text" }, e ? e.text : ""),
-        actionButton("Use", "use", { type: "use", index: i }, { "aria-label": `Use ${nameOf(ref)}` }));
+        picks ? h("span", { class: "muted" }, ` (on 1 to ${picks} hand ${picks === 1 ? "card" : "cards"})`) : null,
+        use);
     }) : [h("p", { class: "muted" }, "None.")]));
 
     renderStage(v, over);
@@ -719,7 +737,7 @@ function describe(r, info = {}) {
   else if (a.type === "openPack") parts.push("Opened a booster pack");
   else if (a.type === "pickPack") parts.push("Took a card from the pack");
   else if (a.type === "skipPack") parts.push("Skipped the rest of the pack");
-  else if (a.type === "use") parts.push("Used a consumable");
+  else if (a.type === "use") parts.push(a.cards && a.cards.length ? `Used a consumable on ${a.cards.length} hand ${a.cards.length === 1 ? "card" : "cards"}` : "Used a consumable");
   else if (a.type === "resign") parts.push("Gave the run up");
   else parts.push("Played on");
   const beaten = ev.find((e) => e.type === "blindBeaten");

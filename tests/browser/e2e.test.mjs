@@ -361,10 +361,10 @@ test("clover: play a hand; the score shown is the resolution's", async () => {
 
 // Reaching a shop takes a beaten blind: the test plays, through the API, the best-scoring
 // selection of each hand (found with previews) on a few seeds until one beats the small blind.
-async function cloverInShop() {
+async function cloverInShop(seedPrefix = "browser-shop") {
   const api = new Client({ base: server.url });
   for (let n = 0; n < 6; n++) {
-    const created = await api.createMatch({ game: "clover", seats: [{ kind: "human" }], seed: `browser-shop-${n}` });
+    const created = await api.createMatch({ game: "clover", seats: [{ kind: "human" }], seed: `${seedPrefix}-${n}` });
     const me = api.withToken(created.seats[0].token);
     const id = created.matchId;
     let seq = (await me.command(id, { action: { type: "selectBlind" }, expectedSequence: 0 })).sequence;
@@ -383,10 +383,59 @@ async function cloverInShop() {
       seq = (await me.command(id, { action: { type: "play", cards: best.cards }, expectedSequence: seq })).sequence;
     }
     const { view } = await me.snapshot(id);
-    if (view.phase === "shop") return { matchId: id, token: created.seats[0].token, me, view, seed: `browser-shop-${n}`, plays };
+    if (view.phase === "shop") return { matchId: id, token: created.seats[0].token, me, view, seed: `${seedPrefix}-${n}`, plays };
   }
   throw new Error("no seed beat the small blind");
 }
+
+// The tarots that change hand cards, from the shipped catalog (`picks` > 0).
+function cardTarots() {
+  const text = readFileSync(join(REPO, "games/clover/content/catalog.tsv"), "utf8");
+  const [head, ...rows] = text.split(/\r?\n/).filter((l) => l.trim());
+  const cols = head.split("\t");
+  const out = new Map();
+  for (const line of rows) {
+    const row = Object.fromEntries(cols.map((c, i) => [c, line.split("\t")[i] ?? ""]));
+    if (row.kind === "tarot" && Number(row.picks) > 0) out.set(`tarot:${row.id}`, { name: row.name, picks: Number(row.picks) });
+  }
+  return out;
+}
+
+test("clover: a tarot that changes hand cards is used on the selected cards", async () => {
+  const tarots = cardTarots();
+  const offerRef = (o) => (o && typeof o === "object" ? o.item : o);
+  let run = null;
+  // a seed whose first shop offers such a tarot the money covers: bought and kept for a blind
+  for (let n = 0; n < 6 && !run; n++) {
+    const shop = await cloverInShop(`browser-use-${n}`);
+    const slot = shop.view.shop.findIndex((o) => tarots.has(offerRef(o)));
+    if (slot < 0) continue;
+    let seq = (await shop.me.snapshot(shop.matchId)).sequence;
+    try {
+      seq = (await shop.me.command(shop.matchId, { action: { type: "buy", slot }, expectedSequence: seq })).sequence;
+    } catch { continue; }
+    seq = (await shop.me.command(shop.matchId, { action: { type: "leaveShop" }, expectedSequence: seq })).sequence;
+    await shop.me.command(shop.matchId, { action: { type: "selectBlind" }, expectedSequence: seq });
+    run = { ...shop, tarot: tarots.get(offerRef(shop.view.shop[slot])) };
+  }
+  assert.ok(run, "a seed's first shop offered a card-changing tarot");
+  const { context, page } = await newPage(browser, problems);
+  await page.goto(`${server.url}/#/match/${run.matchId}?token=${run.token}`);
+  const use = page.getByRole("button", { name: `Use ${run.tarot.name} on the selected cards` });
+  await use.waitFor({ timeout: T });
+  // with nothing selected the button says what is missing and sends nothing
+  await use.click({ force: true });
+  await page.getByText(`Select 1 to ${run.tarot.picks} cards of your hand for ${run.tarot.name}.`).first().waitFor({ timeout: T });
+  const before = (await run.me.snapshot(run.matchId)).sequence;
+  await page.locator('.hand [data-index="0"]').click();
+  await page.getByRole("button", { name: `Use ${run.tarot.name} on the selected cards` }).filter({ hasText: "Use on 1 selected" }).click();
+  await page.locator(".consumables", { hasText: "None." }).waitFor({ timeout: T });
+  const after = await run.me.snapshot(run.matchId);
+  assert.equal(after.sequence, before + 1, "one command: the use");
+  const receipt = (await run.me.timelineAll(run.matchId, before)).find((r) => r.sequence === before + 1);
+  assert.deepEqual(receipt.action, { type: "use", index: 0, cards: [0] });
+  await context.close();
+});
 
 test("clover: the shop — buy, sell, leave — from the page's buttons", async () => {
   const shop = await cloverInShop();

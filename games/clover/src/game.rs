@@ -1089,13 +1089,21 @@ impl Game for Clover {
         };
         if !matches!(state.phase, Phase::Lost | Phase::Resigned) {
             kinds.push(bare("resign", CloverAction::Resign));
+            // A consumable used on hand cards is listed when it could be used on the first
+            // one (its `cards` are the player's choice, 1 to its catalog `picks`); any other
+            // when it could be used as it is.
             kinds.push(slots(
                 "use",
                 "index",
                 state.run.consumables.len(),
                 &|index| CloverAction::Use {
                     index,
-                    cards: Vec::new(),
+                    cards: state
+                        .run
+                        .consumables
+                        .get(usize::from(index))
+                        .filter(|owner| run::targets_of(content.content(), owner) > 0)
+                        .map_or_else(Vec::new, |_| vec![0]),
                 },
             ));
         }

@@ -207,6 +207,22 @@ fn legal_actions_carry_the_values_each_parameter_may_take() {
         kind(&kinds, "use").is_none(),
         "no consumables: nothing to use"
     );
+    // A tarot that changes hand cards is listed during a blind (its cards are the player's
+    // choice); one that changes none, beside it, as well; the first one is refused without
+    // cards, so listing only what is accepted "as it is" would hide it from every client.
+    state.run.consumables = vec!["tarot:twins".into(), "planet:ember".into()];
+    let kinds = Clover::legal_actions(&content, &state, Seat(0));
+    let used = kind(&kinds, "use").expect("use");
+    assert_eq!(
+        used.params[0].range,
+        ParamRange::OneOf {
+            values: vec![
+                turnstile_core::ParamValue::Int(0),
+                turnstile_core::ParamValue::Int(1)
+            ]
+        }
+    );
+    state.run.consumables.clear();
     state.run.discards_left = 0;
     let kinds = Clover::legal_actions(&content, &state, Seat(0));
     assert!(kind(&kinds, "discard").is_none(), "no discards left");
