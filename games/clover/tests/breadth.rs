@@ -42,6 +42,17 @@ fn deck_counts(run: &mut RunState) {
     };
 }
 
+/// High card played 3 times this run, the pair never.
+fn high_card_most_played(run: &mut RunState) {
+    run.played_counts[0] = 3;
+}
+
+/// The pair played 3 times this run, high card once.
+fn pair_most_played(run: &mut RunState) {
+    run.played_counts[0] = 1;
+    run.played_counts[1] = 3;
+}
+
 fn rich(run: &mut RunState) {
     run.money = 10;
 }
@@ -60,6 +71,26 @@ const W: i64 = 10_000;
 
 /// Pair of aces (`AS AH 3C`): 10 + 11 + 11 = 32 chips, ×2 — the baseline most cases change.
 const SCORED: &[Scored] = &[
+    // Two hands in a row without the most played hand (high card, played 3 times), and this
+    // pair is a third: x1.6.
+    Scored {
+        thing: "monolith",
+        jokers: &[("monolith", 2)],
+        setup: high_card_most_played,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 32_000,
+    },
+    Scored {
+        thing: "monolith (the most played hand resets it)",
+        jokers: &[("monolith", 2)],
+        setup: pair_most_played,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 2 * W,
+    },
     Scored {
         thing: "echo_quartet",
         jokers: &[("echo_quartet", 0)],
@@ -593,6 +624,43 @@ const AFTER: &[After] = &[
         act: |r, c| run::start_round(r, c, Blind::Small).unwrap(),
         check: |_, a| a.consumables.len() == 1 && a.consumables[0].starts_with("tarot:"),
         want: "a tarot when the blind starts",
+    },
+    After {
+        thing: "bullion",
+        jokers: &[("bullion", 0)],
+        act: |r, c| {
+            let mut played = cards("AS AH 3C");
+            played[0] = played[0].with(Enhancement::Gold);
+            score_hand(r, c, &played, &[], true).map(|_| ()).unwrap()
+        },
+        check: |b, a| money(a) == money(b) + 4,
+        want: "$4 for the scored gold card",
+    },
+    After {
+        thing: "bullion (no gold card)",
+        jokers: &[("bullion", 0)],
+        act: pair,
+        check: |b, a| money(a) == money(b),
+        want: "nothing",
+    },
+    After {
+        thing: "rabble",
+        jokers: &[("rabble", 0)],
+        act: |r, c| run::start_round(r, c, Blind::Small).unwrap(),
+        check: |_, a| a.jokers.len() == 3 && a.jokers[1..].iter().all(|j| j.rarity == 1),
+        want: "two common jokers when the blind starts",
+    },
+    After {
+        thing: "rabble (one slot free)",
+        jokers: &[
+            ("rabble", 0),
+            ("harlequin", 0),
+            ("bells_pair", 0),
+            ("quiet_pair", 0),
+        ],
+        act: |r, c| run::start_round(r, c, Blind::Small).unwrap(),
+        check: |_, a| a.jokers.len() == 5 && a.jokers[4].rarity == 1,
+        want: "one common joker: the slots are full",
     },
     After {
         thing: "plate_spinner",
