@@ -1265,6 +1265,18 @@ const RULES: &[Rules] = &[
         want: &[(Rule::HandSize, 10), (Rule::JokerSlots, 4)],
     },
     Rules {
+        thing: "telescope",
+        vouchers: &["telescope"],
+        deck: "plain",
+        want: &[(Rule::Telescope, 1)],
+    },
+    Rules {
+        thing: "deck:nebula",
+        vouchers: &[],
+        deck: "nebula",
+        want: &[(Rule::Telescope, 1), (Rule::ConsumableSlots, 1)],
+    },
+    Rules {
         thing: "deck:verdant",
         vouchers: &[],
         deck: "verdant",
@@ -1309,6 +1321,50 @@ const RULES: &[Rules] = &[
         want: &[(Rule::DeckShape, 3)],
     },
 ];
+
+/// The telescope puts the most played hand's planet first in a Celestial pack, with no draw
+/// (the rest of the pack is what the stream gives); before any hand it changes nothing.
+#[test]
+fn the_telescope_shows_the_most_played_hands_planet() {
+    let c = content();
+    let first = |vouchers: &[&str], counts: &[(usize, u32)]| {
+        let mut run = run_of(&c, &[]);
+        run.vouchers = vouchers.iter().map(|v| format!("voucher:{v}")).collect();
+        for &(hand, times) in counts {
+            run.played_counts[hand] = times;
+        }
+        run::rebuild(&mut run, &c).unwrap();
+        run::pack_contents(&mut run, &c, "pack:celestial_normal").unwrap()
+    };
+    let planet = |hand: usize| c.pools.planet_of_hand[hand].clone().unwrap();
+    let owned = |items: &[run::PackItem]| -> Vec<String> {
+        items
+            .iter()
+            .map(|i| match i {
+                run::PackItem::Owned { item, .. } => item.clone(),
+                run::PackItem::Card { .. } => String::new(),
+            })
+            .collect()
+    };
+    // Pair played 3 times, high card twice: the pair's planet, then two others.
+    let shown = owned(&first(&["telescope"], &[(0, 2), (1, 3)]));
+    assert_eq!(shown.len(), 3);
+    assert_eq!(shown[0], planet(1));
+    assert!(!shown[1..].contains(&planet(1)));
+    // A tie goes to the higher hand.
+    assert_eq!(owned(&first(&["telescope"], &[(0, 3), (1, 3)]))[0], planet(1));
+    // No hand played yet, or no telescope: the pack as the stream draws it.
+    assert_eq!(
+        owned(&first(&["telescope"], &[])),
+        owned(&first(&[], &[]))
+    );
+    // Whichever hand is the most played, its planet comes first.
+    for hand in 0..c.pools.planet_of_hand.len() {
+        if c.pools.planet_of_hand[hand].is_some() {
+            assert_eq!(owned(&first(&["telescope"], &[(hand, 1)]))[0], planet(hand));
+        }
+    }
+}
 
 #[test]
 fn vouchers_and_decks_set_their_rules() {
