@@ -1424,6 +1424,30 @@ fn second_tier_vouchers_wait_for_the_first() {
     }
 }
 
+/// The blank does nothing of its own: it is the antimatter's first tier, so with everything
+/// else owned the shop offers the blank, and only once it is owned the antimatter.
+#[test]
+fn the_blank_opens_the_antimatter() {
+    let c = content();
+    let mut run = RunState::new("v", 1, "plain").unwrap();
+    run.vouchers = c
+        .of_kind("voucher")
+        .filter(|e| e.id != "blank" && e.id != "antimatter")
+        .map(|e| format!("voucher:{}", e.id))
+        .collect();
+    for _ in 0..5 {
+        let v = run::roll_voucher(&mut run, &c).unwrap();
+        assert_eq!(v.as_deref(), Some("voucher:blank"));
+    }
+    run::rebuild(&mut run, &c).unwrap();
+    let before = run.rules.clone();
+    run.vouchers.push("voucher:blank".into());
+    run::rebuild(&mut run, &c).unwrap();
+    assert_eq!(run.rules, before, "the blank changes no rule");
+    let v = run::roll_voucher(&mut run, &c).unwrap();
+    assert_eq!(v.as_deref(), Some("voucher:antimatter"));
+}
+
 #[test]
 fn glyph_and_rune_set_the_ante_back_when_bought() {
     let c = content();
