@@ -1352,12 +1352,12 @@ fn the_telescope_shows_the_most_played_hands_planet() {
     assert_eq!(shown[0], planet(1));
     assert!(!shown[1..].contains(&planet(1)));
     // A tie goes to the higher hand.
-    assert_eq!(owned(&first(&["telescope"], &[(0, 3), (1, 3)]))[0], planet(1));
-    // No hand played yet, or no telescope: the pack as the stream draws it.
     assert_eq!(
-        owned(&first(&["telescope"], &[])),
-        owned(&first(&[], &[]))
+        owned(&first(&["telescope"], &[(0, 3), (1, 3)]))[0],
+        planet(1)
     );
+    // No hand played yet, or no telescope: the pack as the stream draws it.
+    assert_eq!(owned(&first(&["telescope"], &[])), owned(&first(&[], &[])));
     // Whichever hand is the most played, its planet comes first.
     for hand in 0..c.pools.planet_of_hand.len() {
         if c.pools.planet_of_hand[hand].is_some() {
