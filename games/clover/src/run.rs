@@ -797,6 +797,15 @@ pub fn pack_contents(
     let holds = entry.holds.clone().unwrap_or_default();
     let mut items: Vec<PackItem> = Vec::new();
     for _ in 0..entry.shown {
+        if holds == "planet" && items.is_empty() && run.rule(crate::state::Rule::Telescope) != 0 {
+            if let Some(planet) = most_played_planet(run, content) {
+                items.push(PackItem::Owned {
+                    item: planet,
+                    stickers: Stickers::default(),
+                });
+                continue;
+            }
+        }
         let item = match holds.as_str() {
             "card" => {
                 let mut draw = |n: u32| run.streams.below("pack", n).map_err(stream_error);
@@ -868,6 +877,20 @@ pub fn pack_contents(
         items.push(item);
     }
     Ok(items)
+}
+
+/// The planet of the poker hand played most often this run (ties: the higher hand), chosen
+/// without a draw so the telescope costs the pack stream nothing; `None` before any hand.
+fn most_played_planet(run: &RunState, content: &Content) -> Option<String> {
+    let (index, &times) = run
+        .played_counts
+        .iter()
+        .enumerate()
+        .max_by_key(|&(index, &times)| (times, index))?;
+    if times == 0 {
+        return None;
+    }
+    content.pools.planet_of_hand.get(index).cloned().flatten()
 }
 
 /// Takes a joker, tarot, planet or spectral out of an opened pack: a joker goes to a joker

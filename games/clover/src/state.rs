@@ -100,6 +100,7 @@ pub const RULES: &[(&str, i64)] = &[
     ("one_hand_type", 0),
     ("hook_discards", 0),
     ("draw_count", 0),
+    ("telescope", 0),
 ];
 
 /// A rule resource by name, checked by the compiler: `run.rule(Rule::JokerSlots)`, so a
@@ -210,11 +211,14 @@ pub enum Rule {
     HookDiscards,
     /// `draw_count` (default 0): when above 0, cards drawn after a play or discard (instead of filling the hand).
     DrawCount,
+    /// `telescope` (default 0): 1: a Celestial pack's first card is the planet of the most
+    /// played poker hand (once a hand has been played).
+    Telescope,
 }
 
 impl Rule {
     /// Every rule, in [`RULES`] order.
-    pub const ALL: [Rule; 51] = [
+    pub const ALL: [Rule; 52] = [
         Rule::HandSize,
         Rule::Hands,
         Rule::Discards,
@@ -266,6 +270,7 @@ impl Rule {
         Rule::OneHandType,
         Rule::HookDiscards,
         Rule::DrawCount,
+        Rule::Telescope,
     ];
 
     /// The rule's name, as rows write it.
@@ -322,6 +327,7 @@ impl Rule {
             Rule::OneHandType => "one_hand_type",
             Rule::HookDiscards => "hook_discards",
             Rule::DrawCount => "draw_count",
+            Rule::Telescope => "telescope",
         }
     }
 }

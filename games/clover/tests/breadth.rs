@@ -42,6 +42,17 @@ fn deck_counts(run: &mut RunState) {
     };
 }
 
+/// High card played 3 times this run, the pair never.
+fn high_card_most_played(run: &mut RunState) {
+    run.played_counts[0] = 3;
+}
+
+/// The pair played 3 times this run, high card once.
+fn pair_most_played(run: &mut RunState) {
+    run.played_counts[0] = 1;
+    run.played_counts[1] = 3;
+}
+
 fn rich(run: &mut RunState) {
     run.money = 10;
 }
@@ -60,6 +71,26 @@ const W: i64 = 10_000;
 
 /// Pair of aces (`AS AH 3C`): 10 + 11 + 11 = 32 chips, ×2 — the baseline most cases change.
 const SCORED: &[Scored] = &[
+    // Two hands in a row without the most played hand (high card, played 3 times), and this
+    // pair is a third: x1.6.
+    Scored {
+        thing: "monolith",
+        jokers: &[("monolith", 2)],
+        setup: high_card_most_played,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 32_000,
+    },
+    Scored {
+        thing: "monolith (the most played hand resets it)",
+        jokers: &[("monolith", 2)],
+        setup: pair_most_played,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 2 * W,
+    },
     Scored {
         thing: "echo_quartet",
         jokers: &[("echo_quartet", 0)],
@@ -593,6 +624,43 @@ const AFTER: &[After] = &[
         act: |r, c| run::start_round(r, c, Blind::Small).unwrap(),
         check: |_, a| a.consumables.len() == 1 && a.consumables[0].starts_with("tarot:"),
         want: "a tarot when the blind starts",
+    },
+    After {
+        thing: "bullion",
+        jokers: &[("bullion", 0)],
+        act: |r, c| {
+            let mut played = cards("AS AH 3C");
+            played[0] = played[0].with(Enhancement::Gold);
+            score_hand(r, c, &played, &[], true).map(|_| ()).unwrap()
+        },
+        check: |b, a| money(a) == money(b) + 4,
+        want: "$4 for the scored gold card",
+    },
+    After {
+        thing: "bullion (no gold card)",
+        jokers: &[("bullion", 0)],
+        act: pair,
+        check: |b, a| money(a) == money(b),
+        want: "nothing",
+    },
+    After {
+        thing: "rabble",
+        jokers: &[("rabble", 0)],
+        act: |r, c| run::start_round(r, c, Blind::Small).unwrap(),
+        check: |_, a| a.jokers.len() == 3 && a.jokers[1..].iter().all(|j| j.rarity == 1),
+        want: "two common jokers when the blind starts",
+    },
+    After {
+        thing: "rabble (one slot free)",
+        jokers: &[
+            ("rabble", 0),
+            ("harlequin", 0),
+            ("bells_pair", 0),
+            ("quiet_pair", 0),
+        ],
+        act: |r, c| run::start_round(r, c, Blind::Small).unwrap(),
+        check: |_, a| a.jokers.len() == 5 && a.jokers[4].rarity == 1,
+        want: "one common joker: the slots are full",
     },
     After {
         thing: "plate_spinner",
@@ -1197,6 +1265,18 @@ const RULES: &[Rules] = &[
         want: &[(Rule::HandSize, 10), (Rule::JokerSlots, 4)],
     },
     Rules {
+        thing: "telescope",
+        vouchers: &["telescope"],
+        deck: "plain",
+        want: &[(Rule::Telescope, 1)],
+    },
+    Rules {
+        thing: "deck:nebula",
+        vouchers: &[],
+        deck: "nebula",
+        want: &[(Rule::Telescope, 1), (Rule::ConsumableSlots, 1)],
+    },
+    Rules {
         thing: "deck:verdant",
         vouchers: &[],
         deck: "verdant",
@@ -1241,6 +1321,50 @@ const RULES: &[Rules] = &[
         want: &[(Rule::DeckShape, 3)],
     },
 ];
+
+/// The telescope puts the most played hand's planet first in a Celestial pack, with no draw
+/// (the rest of the pack is what the stream gives); before any hand it changes nothing.
+#[test]
+fn the_telescope_shows_the_most_played_hands_planet() {
+    let c = content();
+    let first = |vouchers: &[&str], counts: &[(usize, u32)]| {
+        let mut run = run_of(&c, &[]);
+        run.vouchers = vouchers.iter().map(|v| format!("voucher:{v}")).collect();
+        for &(hand, times) in counts {
+            run.played_counts[hand] = times;
+        }
+        run::rebuild(&mut run, &c).unwrap();
+        run::pack_contents(&mut run, &c, "pack:celestial_normal").unwrap()
+    };
+    let planet = |hand: usize| c.pools.planet_of_hand[hand].clone().unwrap();
+    let owned = |items: &[run::PackItem]| -> Vec<String> {
+        items
+            .iter()
+            .map(|i| match i {
+                run::PackItem::Owned { item, .. } => item.clone(),
+                run::PackItem::Card { .. } => String::new(),
+            })
+            .collect()
+    };
+    // Pair played 3 times, high card twice: the pair's planet, then two others.
+    let shown = owned(&first(&["telescope"], &[(0, 2), (1, 3)]));
+    assert_eq!(shown.len(), 3);
+    assert_eq!(shown[0], planet(1));
+    assert!(!shown[1..].contains(&planet(1)));
+    // A tie goes to the higher hand.
+    assert_eq!(
+        owned(&first(&["telescope"], &[(0, 3), (1, 3)]))[0],
+        planet(1)
+    );
+    // No hand played yet, or no telescope: the pack as the stream draws it.
+    assert_eq!(owned(&first(&["telescope"], &[])), owned(&first(&[], &[])));
+    // Whichever hand is the most played, its planet comes first.
+    for hand in 0..c.pools.planet_of_hand.len() {
+        if c.pools.planet_of_hand[hand].is_some() {
+            assert_eq!(owned(&first(&["telescope"], &[(hand, 1)]))[0], planet(hand));
+        }
+    }
+}
 
 #[test]
 fn vouchers_and_decks_set_their_rules() {
@@ -1298,6 +1422,30 @@ fn second_tier_vouchers_wait_for_the_first() {
         );
         assert_ne!(v, "voucher:overstock_plus");
     }
+}
+
+/// The blank does nothing of its own: it is the antimatter's first tier, so with everything
+/// else owned the shop offers the blank, and only once it is owned the antimatter.
+#[test]
+fn the_blank_opens_the_antimatter() {
+    let c = content();
+    let mut run = RunState::new("v", 1, "plain").unwrap();
+    run.vouchers = c
+        .of_kind("voucher")
+        .filter(|e| e.id != "blank" && e.id != "antimatter")
+        .map(|e| format!("voucher:{}", e.id))
+        .collect();
+    for _ in 0..5 {
+        let v = run::roll_voucher(&mut run, &c).unwrap();
+        assert_eq!(v.as_deref(), Some("voucher:blank"));
+    }
+    run::rebuild(&mut run, &c).unwrap();
+    let before = run.rules.clone();
+    run.vouchers.push("voucher:blank".into());
+    run::rebuild(&mut run, &c).unwrap();
+    assert_eq!(run.rules, before, "the blank changes no rule");
+    let v = run::roll_voucher(&mut run, &c).unwrap();
+    assert_eq!(v.as_deref(), Some("voucher:antimatter"));
 }
 
 #[test]

@@ -408,14 +408,19 @@ fn every_joker_acts_somewhere() {
                     nines: 1,
                     enhanced: 16,
                 };
-                let r = score_hand(&mut run, &c, &cards(played), &cards(held), true).unwrap();
+                // Half the tries lead with a gold card (jokers of scored gold cards).
+                let mut played = cards(played);
+                if i % 4 >= 2 {
+                    played[0] = played[0].with(Enhancement::Gold);
+                }
+                let r = score_hand(&mut run, &c, &played, &cards(held), true).unwrap();
                 acted |= r.steps.iter().any(|s| &*s.owner == owner.as_str());
                 // Chance rows: try other seeds.
                 run.streams =
                     turnstile_clover::RunState::new(&format!("{owner}{played}{i}"), 1, "plain")
                         .unwrap()
                         .streams;
-                let r = score_hand(&mut run, &c, &cards(played), &cards(held), true).unwrap();
+                let r = score_hand(&mut run, &c, &played, &cards(held), true).unwrap();
                 acted |= r.steps.iter().any(|s| &*s.owner == owner.as_str());
             }
         }
