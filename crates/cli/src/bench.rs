@@ -629,10 +629,6 @@ fn registered(game: &dyn RegisteredGame, commands: u64) -> Result<Vec<Figure>, S
     .with_games(games, took)])
 }
 
-/// Hands scored per requested command on clover's scoring lines: a hand is far cheaper than a
-/// receipted command, so the clock needs more of them to rise above its resolution.
-const CLOVER_HANDS_PER_COMMAND: u64 = 100;
-
 /// clover's own lines (docs/clover.md, Performance): `score_hand` on the shared workload
 /// (five jokers, retriggers, held effects; `turnstile_clover::benchmark`) without and with the
 /// step list, hands as commands; and whole greedy-bot runs on the bare state (no match), their
@@ -642,7 +638,7 @@ fn clover(commands: u64) -> Result<Vec<Figure>, String> {
     let shipped = CloverContent::shipped().map_err(|p| format!("{p:?}"))?;
     let content = shipped.content();
     let (base, played, held) = benchmark::scoring_workload(content)?;
-    let hands = commands.saturating_mul(CLOVER_HANDS_PER_COMMAND);
+    let hands = commands;
     let mut lines = Vec::new();
     for (bench, what, record) in [
         (
