@@ -23,6 +23,10 @@
 //!   are the commands, and the positions it searched the nodes;
 //! - `receipt_bytes`: canonical bytes per receipted move (counts, not speeds).
 //!
+//! clover adds `score_hand` and `score_hand_steps` (hands scored per second on the shared
+//! five-joker workload, without and with the step list; the hands are the commands) and
+//! `bot_runs` (whole greedy-bot runs per second; docs/clover.md, Performance).
+//!
 //! Every game with shipped content (all of them, through the registry) adds `memory_per_match`:
 //! the resident bytes one loaded match adds, a few moves in (`matches`, `bytesPerMatch`).
 //!
@@ -168,6 +172,15 @@ pub fn run(registry: &GameRegistry, game: &str, commands: u64, memory_only: bool
             "sokoban" => sokoban(commands.max(1)),
             "connect4" => mnk::<ConnectFourRules>(turnstile_connect4::bundled(), commands.max(1)),
             "tictactoe" => mnk::<TicTacToeRules>(turnstile_tictactoe::bundled(), commands.max(1)),
+            // clover: the registry's generic line, then its own scoring and bot-run lines.
+            "clover" => registry
+                .get("clover")
+                .ok_or_else(|| "clover is not registered".to_owned())
+                .and_then(|g| registered(g, commands.max(1)))
+                .and_then(|mut lines| {
+                    lines.extend(clover(commands.max(1))?);
+                    Ok(lines)
+                }),
             // Every other registered game with shipped content: the generic benchmark.
             other => match registry.get(other) {
                 Some(registered_game) => registered(registered_game, commands.max(1)),
@@ -614,6 +627,58 @@ fn registered(game: &dyn RegisteredGame, commands: u64) -> Result<Vec<Figure>, S
         took,
     )
     .with_games(games, took)])
+}
+
+/// clover's own lines (docs/clover.md, Performance): `score_hand` on the shared workload
+/// (five jokers, retriggers, held effects; `turnstile_clover::benchmark`) without and with the
+/// step list, hands as commands; and whole greedy-bot runs on the bare state (no match), their
+/// commands as commands and the runs as games.
+fn clover(commands: u64) -> Result<Vec<Figure>, String> {
+    use turnstile_clover::{benchmark, score_hand, CloverContent};
+    let shipped = CloverContent::shipped().map_err(|p| format!("{p:?}"))?;
+    let content = shipped.content();
+    let (base, played, held) = benchmark::scoring_workload(content)?;
+    let hands = commands;
+    let mut lines = Vec::new();
+    for (bench, what, record) in [
+        (
+            "score_hand",
+            "score_hand with five jokers, red seals, a face retrigger and held effects, no step list",
+            false,
+        ),
+        (
+            "score_hand_steps",
+            "the same hand scored with its step list recorded",
+            true,
+        ),
+    ] {
+        let mut run = base.clone();
+        let start = Instant::now();
+        for _ in 0..hands {
+            let receipt = score_hand(&mut run, content, &played, &held, record)
+                .map_err(|e| e.to_string())?;
+            std::hint::black_box(receipt);
+        }
+        lines.push(figure("clover", bench, what, hands, start.elapsed()));
+    }
+    let (mut runs, mut moves) = (0u64, 0u64);
+    let start = Instant::now();
+    while moves < commands {
+        moves += u64::from(benchmark::bot_run(&shipped, &format!("{SEED}-{runs}"))?);
+        runs += 1;
+    }
+    let took = start.elapsed();
+    lines.push(
+        figure(
+            "clover",
+            "bot_runs",
+            "whole greedy-bot runs on the bare state (no match), each until lost or 400 commands",
+            moves,
+            took,
+        )
+        .with_games(runs, took),
+    );
+    Ok(lines)
 }
 
 /// Matches held at once by the memory line.

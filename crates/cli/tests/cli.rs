@@ -370,6 +370,31 @@ fn every_shipped_game_reports_what_a_loaded_match_costs() {
 }
 
 #[test]
+fn clover_bench_scores_hands_and_plays_whole_bot_runs() {
+    let out = turnstile(&["bench", "clover", "--commands", "40"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let line = |bench: &str| {
+        lines
+            .iter()
+            .find(|l| l["bench"] == bench)
+            .unwrap_or_else(|| panic!("no {bench} line in {text}"))
+    };
+    for bench in ["score_hand", "score_hand_steps"] {
+        assert_eq!(line(bench)["commands"].as_u64(), Some(40), "{bench}");
+        assert!(line(bench)["perSecond"].is_u64(), "{bench}");
+    }
+    let runs = line("bot_runs");
+    assert!(runs["commands"].as_u64().unwrap() >= 40, "{runs}");
+    assert!(runs["games"].as_u64().unwrap() >= 1, "{runs}");
+    assert!(line("random_games_registered")["games"].is_u64());
+}
+
+#[test]
 fn grid_game_benches_count_games_moves_and_nodes() {
     for game in ["connect4", "tictactoe"] {
         let out = turnstile(&["bench", game, "--commands", "300"]);

@@ -3,12 +3,11 @@
 
 mod common;
 
-use common::{handlers, problems, row, seat, sheet, table, thing, World};
+use common::{handlers, problems, render, row, seat, sheet, table, thing, World};
 use turnstile_core::determinism::{Chance, Fingerprint};
 use turnstile_core::Seat;
 use turnstile_effects::{
-    EffectError, EffectHost, EffectTable, Event, Executor, Limits, Number, Step, StepKind, Target,
-    Trigger,
+    EffectError, EffectHost, EffectTable, Event, Executor, Limits, Step, Trigger,
 };
 
 /// Resolves `event` and returns the steps.
@@ -20,52 +19,6 @@ fn run(table: &EffectTable, world: &mut World, event: Event) -> Vec<Step> {
         .resolve(world, event, &mut steps)
         .unwrap_or_else(|e| panic!("{e}"));
     steps
-}
-
-fn target_name(t: Target) -> String {
-    match t {
-        Target::Seat(s) => format!("seat{}", s.0),
-        Target::Thing(id) => format!("thing{}", id.0),
-    }
-}
-
-fn number(n: Number) -> String {
-    match n {
-        Number::Int(i) => i.to_string(),
-        Number::Fixed(f) => f.to_string(),
-    }
-}
-
-/// One line per step: `owner#row operation(subject) target before->after`.
-fn render(steps: &[Step]) -> Vec<String> {
-    steps
-        .iter()
-        .map(|s| {
-            let subject = s
-                .subject
-                .as_deref()
-                .map(|x| format!("({x})"))
-                .unwrap_or_default();
-            let kind = match s.kind {
-                StepKind::Instant => "",
-                StepKind::Recorded => " [recorded]",
-                StepKind::Lingering => " [lingering]",
-                StepKind::Passive => " [passive]",
-                StepKind::Round => " [round]",
-            };
-            format!(
-                "{}#{} {}{} {} {}->{}{}",
-                s.owner,
-                s.row,
-                s.operation,
-                subject,
-                target_name(s.target),
-                number(s.before),
-                number(s.after),
-                kind
-            )
-        })
-        .collect()
 }
 
 fn turn_start(s: u16) -> Event {

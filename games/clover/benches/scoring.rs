@@ -3,41 +3,12 @@
 //! and a scripted run segment (rounds, shop, rebuilds) per second.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use turnstile_clover::cards::{Card, Enhancement, Seal, Suit};
 use turnstile_clover::run::{self, Blind};
-use turnstile_clover::{bot_action, score_hand, Clover, CloverConfig, Content, RunState};
-use turnstile_core::{Game, MatchSetup};
-
-fn setup(content: &Content) -> (RunState, Vec<Card>, Vec<Card>) {
-    let mut r = RunState::new("bench", 1, "plain").unwrap();
-    for j in [
-        "harlequin",
-        "mirror_court",
-        "rose_pin",
-        "crown_keeper",
-        "echo_tide",
-    ] {
-        r.jokers.push(content.joker(j).unwrap());
-    }
-    run::rebuild(&mut r, content).unwrap();
-    let played = vec![
-        Card::new(11, Suit::Hearts).sealed(Seal::Red),
-        Card::new(12, Suit::Hearts),
-        Card::new(13, Suit::Hearts).with(Enhancement::Glass),
-        Card::new(4, Suit::Hearts),
-        Card::new(9, Suit::Hearts).sealed(Seal::Red),
-    ];
-    let held = vec![
-        Card::new(13, Suit::Spades).with(Enhancement::Steel),
-        Card::new(2, Suit::Clubs),
-        Card::new(13, Suit::Clubs),
-    ];
-    (r, played, held)
-}
+use turnstile_clover::{benchmark, score_hand, Content, RunState};
 
 fn scoring(c: &mut Criterion) {
     let content = Content::shipped().unwrap();
-    let (base, played, held) = setup(&content);
+    let (base, played, held) = benchmark::scoring_workload(&content).unwrap();
     let mut group = c.benchmark_group("clover_scoring");
     group.throughput(Throughput::Elements(1));
     group.bench_function("five_jokers_retriggers_no_steps", |b| {
@@ -89,25 +60,7 @@ fn scoring(c: &mut Criterion) {
         let mut n = 0u64;
         b.iter(|| {
             n += 1;
-            let seed = format!("bot-{n}");
-            let mut s = <Clover as Game>::setup(
-                &shipped,
-                MatchSetup {
-                    config: &CloverConfig::default(),
-                    seed: &seed,
-                    seats: 1,
-                },
-            )
-            .unwrap();
-            let mut steps = 0;
-            while let Some(action) = bot_action(&content, &s) {
-                s.apply(&content, &action).unwrap();
-                steps += 1;
-                if steps > 400 {
-                    break;
-                }
-            }
-            black_box(s.run.ante)
+            black_box(benchmark::bot_run(&shipped, &format!("bot-{n}")).unwrap())
         })
     });
     group.finish();

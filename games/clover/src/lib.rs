@@ -12,11 +12,13 @@
 //! | [`content`] | catalog and effect rows, loaded from sheets and JSON; the content report |
 //! | [`score`] | scoring in the full evaluation order, with the step list |
 //! | [`run`] | rebuild points, rounds, blinds, money, the shop |
+//! | [`benchmark`] | the workloads `turnstile bench clover` and the criterion benches time |
 //! | [`calculator`] | the JSON hand description of `turnstile clover score` |
 //! | [`vocabulary`] | clover's own effect triggers, scopes and operations |
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod benchmark;
 pub mod calculator;
 pub mod cards;
 pub mod content;

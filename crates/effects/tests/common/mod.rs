@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use turnstile_core::determinism::{StreamTable, Streams};
 use turnstile_core::Seat;
 use turnstile_effects::{
+    Number, Step, StepKind,
     effect_loader, Change, EffectHost, EffectLedger, EffectState, EffectTable, EffectVocabulary,
     Event, HandlerRegistry, HostError, Nothing, OperationError, OwnerInstance, Owners, Plain,
     ResourceKind, RowContext, StatusBoard, Target, ThingId, Trigger, EFFECT_COLUMNS,
@@ -418,4 +419,50 @@ pub fn row<'a>(
     }
     cells.extend_from_slice(extra);
     cells
+}
+
+pub fn target_name(t: Target) -> String {
+    match t {
+        Target::Seat(s) => format!("seat{}", s.0),
+        Target::Thing(id) => format!("thing{}", id.0),
+    }
+}
+
+pub fn number(n: Number) -> String {
+    match n {
+        Number::Int(i) => i.to_string(),
+        Number::Fixed(f) => f.to_string(),
+    }
+}
+
+/// One line per step: `owner#row operation(subject) target before->after`.
+pub fn render(steps: &[Step]) -> Vec<String> {
+    steps
+        .iter()
+        .map(|s| {
+            let subject = s
+                .subject
+                .as_deref()
+                .map(|x| format!("({x})"))
+                .unwrap_or_default();
+            let kind = match s.kind {
+                StepKind::Instant => "",
+                StepKind::Recorded => " [recorded]",
+                StepKind::Lingering => " [lingering]",
+                StepKind::Passive => " [passive]",
+                StepKind::Round => " [round]",
+            };
+            format!(
+                "{}#{} {}{} {} {}->{}{}",
+                s.owner,
+                s.row,
+                s.operation,
+                subject,
+                target_name(s.target),
+                number(s.before),
+                number(s.after),
+                kind
+            )
+        })
+        .collect()
 }
