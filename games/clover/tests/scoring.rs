@@ -409,7 +409,8 @@ fn every_joker_acts_somewhere() {
                     enhanced: 16,
                 };
                 // Half the tries lead with a gold card (jokers of scored gold cards).
-                let mut played = cards(played);
+                let text = played;
+                let mut played = cards(text);
                 if i % 4 >= 2 {
                     played[0] = played[0].with(Enhancement::Gold);
                 }
@@ -417,7 +418,7 @@ fn every_joker_acts_somewhere() {
                 acted |= r.steps.iter().any(|s| &*s.owner == owner.as_str());
                 // Chance rows: try other seeds.
                 run.streams =
-                    turnstile_clover::RunState::new(&format!("{owner}{played}{i}"), 1, "plain")
+                    turnstile_clover::RunState::new(&format!("{owner}{text}{i}"), 1, "plain")
                         .unwrap()
                         .streams;
                 let r = score_hand(&mut run, &c, &played, &cards(held), true).unwrap();
