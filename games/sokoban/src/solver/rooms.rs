@@ -7,8 +7,11 @@
 //! once per level and then treat "bring a box through the door to the next goal of the order"
 //! as one move.
 //!
-//! * A **room** is a connected group of goal cells; its **doors** are the floor cells next to it
-//!   that are not goals.
+//! * A **room** is a connected group of goal cells; its **area** is the room plus its
+//!   *pockets*, floor cells the goals enclose (components of the floor, the goals taken as
+//!   walls, smaller than the room and not the largest: XSokoban 9 has one). Its **doors** are
+//!   the floor cells outside the area next to it. The player can't start a pull in a pocket,
+//!   a box pulled into one has not left the room, and a macro's box may cross one.
 //! * Its **packing order** is found backwards: start with a box on every goal of the room and
 //!   the player outside, take out one box that can be *pulled* through a door (the others
 //!   standing where they are), and repeat. Filling the room in the reverse order of taking out
@@ -32,6 +35,9 @@ pub(crate) struct Rooms {
     rooms: Vec<Room>,
     /// Per compact cell: the room whose goal it is, plus one; 0 for none.
     room_of: Vec<u32>,
+    /// Per compact cell: the room whose area it is (its goals and the pockets they enclose),
+    /// plus one; 0 for none. A goal macro's box stays inside its room's area.
+    area_of: Vec<u32>,
     /// Per compact cell: the rooms whose door it is.
     door_of: Vec<Vec<u32>>,
 }
@@ -48,6 +54,7 @@ impl Rooms {
     pub(crate) fn new(graph: &CellGraph) -> Rooms {
         let len = graph.len();
         let mut room_of = vec![0u32; len];
+        let mut area_of = vec![0u32; len];
         let mut door_of = vec![Vec::new(); len];
         let mut rooms = Vec::new();
         let mut group_of = vec![u32::MAX; len];
@@ -79,15 +86,28 @@ impl Rooms {
             if group.len() < 2 {
                 continue;
             }
-            let Some(order) = packing_order(graph, &group) else {
+            let outside = outside_of(graph, &group);
+            let Some(order) = packing_order(graph, &group, &outside) else {
                 continue;
             };
             let number = rooms.len() as u32;
             for &g in &group {
                 room_of[usize::from(g)] = number + 1;
+            }
+            // The area: the goals and the pockets they enclose (every cell not outside).
+            for (c, area) in area_of.iter_mut().enumerate() {
+                if !outside[c] && *area == 0 {
+                    *area = number + 1;
+                }
+            }
+            // Doors are the outside cells beside the area.
+            for c in 0..len as u16 {
+                if area_of[usize::from(c)] != number + 1 {
+                    continue;
+                }
                 for d in 0..graph.dirs {
-                    let n = graph.next(g, d);
-                    if n != NONE && !graph.goal[usize::from(n)] {
+                    let n = graph.next(c, d);
+                    if n != NONE && outside[usize::from(n)] {
                         let doors = &mut door_of[usize::from(n)];
                         if !doors.contains(&number) {
                             doors.push(number);
@@ -100,6 +120,7 @@ impl Rooms {
         Rooms {
             rooms,
             room_of,
+            area_of,
             door_of,
         }
     }
@@ -152,7 +173,7 @@ impl Rooms {
                 let Some(&target) = self.rooms[r].order.get(filled) else {
                     continue;
                 };
-                let allowed = |c: u16| c == b || self.room_of[usize::from(c)] == r as u32 + 1;
+                let allowed = |c: u16| c == b || self.area_of[usize::from(c)] == r as u32 + 1;
                 if let Some(path) = push_path(graph, occupied, b, target, &allowed, reachable) {
                     return Some((k, target, path));
                 }
@@ -257,27 +278,70 @@ fn region(graph: &CellGraph, occupied: &[bool], from: u16) -> Vec<u16> {
     cells
 }
 
-/// The order in which to fill the goals of `room`, or `None` if taking the boxes out one by
-/// one gets stuck. See the [module documentation](self).
-fn packing_order(graph: &CellGraph, room: &[u16]) -> Option<Vec<u16>> {
+/// The floor cells outside `room`: every component of the level's floor, the room's goals taken
+/// as walls, except *pockets*, components smaller than the room that are not the largest
+/// (a floor cell enclosed by goals, as in XSokoban 9). A pocket is reached only through the
+/// room, so the player can't start a pull there and a box pulled into it is not out of the
+/// room. Ties between components of one size are broken by their smallest cell, so the choice
+/// is the same on every run.
+fn outside_of(graph: &CellGraph, room: &[u16]) -> Vec<bool> {
     let len = graph.len();
-    let in_room = |c: u16| room.contains(&c);
+    let mut walls = vec![false; len];
+    for &g in room {
+        walls[usize::from(g)] = true;
+    }
+    let mut component = vec![u32::MAX; len];
+    let mut sizes: Vec<usize> = Vec::new();
+    for c in 0..len as u16 {
+        if walls[usize::from(c)] || component[usize::from(c)] != u32::MAX {
+            continue;
+        }
+        let cells = flood(graph, &walls, &[c]);
+        let id = sizes.len() as u32;
+        let mut size = 0;
+        for (cell, &reached) in cells.iter().enumerate() {
+            if reached {
+                component[cell] = id;
+                size += 1;
+            }
+        }
+        sizes.push(size);
+    }
+    // The largest component, the first of them on a tie.
+    let largest = sizes
+        .iter()
+        .enumerate()
+        .max_by_key(|&(id, &size)| (size, std::cmp::Reverse(id)))
+        .map(|(id, _)| id as u32);
+    (0..len)
+        .map(|c| {
+            let id = component[c];
+            id != u32::MAX && (Some(id) == largest || sizes[id as usize] >= room.len())
+        })
+        .collect()
+}
+
+/// The order in which to fill the goals of `room`, or `None` if taking the boxes out one by
+/// one gets stuck; `outside` marks the cells outside the room ([`outside_of`]). See the
+/// [module documentation](self).
+fn packing_order(graph: &CellGraph, room: &[u16], outside: &[bool]) -> Option<Vec<u16>> {
+    let len = graph.len();
     let mut occupied = vec![false; len];
     for &g in room {
         occupied[usize::from(g)] = true;
     }
+    let is_out = |c: u16| outside[usize::from(c)];
     let mut left: Vec<u16> = room.to_vec();
     let mut taken_out = Vec::with_capacity(room.len());
     while !left.is_empty() {
-        // The player starts outside the room: every floor cell outside it is open to it
-        // (other boxes play no part in the order).
-        let outside: Vec<u16> = (0..len as u16)
-            .filter(|&c| !in_room(c) && !occupied[usize::from(c)])
-            .collect();
-        let free = flood(graph, &occupied, &outside);
+        // The player starts outside the room: every floor cell outside it is open to it (other
+        // boxes play no part in the order), and so is whatever it reaches from there through
+        // the goals already emptied.
+        let starts: Vec<u16> = (0..len as u16).filter(|&c| is_out(c)).collect();
+        let free = flood(graph, &occupied, &starts);
         let pick = left
             .iter()
-            .position(|&g| pull_out(graph, &mut occupied, g, &free, &in_room));
+            .position(|&g| pull_out(graph, &mut occupied, g, &free, &is_out));
         let i = pick?;
         let g = left.remove(i);
         occupied[usize::from(g)] = false;
@@ -311,14 +375,14 @@ fn flood(graph: &CellGraph, occupied: &[bool], starts: &[u16]) -> Vec<bool> {
     seen
 }
 
-/// Whether the box on goal `g` can be pulled out of the room (to a cell `in_room` refuses),
+/// Whether the box on goal `g` can be pulled out of the room (to a cell `is_out` accepts),
 /// the other boxes of `occupied` staying put; `free` is where the player can stand first.
 fn pull_out(
     graph: &CellGraph,
     occupied: &mut [bool],
     g: u16,
     free: &[bool],
-    in_room: &dyn Fn(u16) -> bool,
+    is_out: &dyn Fn(u16) -> bool,
 ) -> bool {
     occupied[usize::from(g)] = false;
     // States: the box's cell and the player's cell after a pull.
@@ -343,7 +407,7 @@ fn pull_out(
             if q == NONE || occupied[usize::from(q)] {
                 continue;
             }
-            if !in_room(p) {
+            if is_out(p) {
                 out = true;
                 occupied[usize::from(b)] = false;
                 break 'search;
@@ -383,6 +447,32 @@ mod tests {
         // The corridor runs left from its door: the far goal first, the one by the door last.
         let xs: Vec<u16> = order.iter().map(|c| c.0 % 8).collect();
         assert_eq!(xs, vec![1, 2, 3]);
+    }
+
+    /// A floor cell enclosed by goals (XSokoban 9's room) is a pocket of the room, not outside
+    /// it: no door, the player can't start a pull there, and a macro's box may cross it.
+    #[test]
+    fn a_floor_cell_enclosed_by_goals_is_part_of_the_room() {
+        let text =
+            "; pocket\n########\n#   ...#\n# $$. .#\n#  $...#\n#  $$$ #\n#@   $ #\n########\n";
+        let level = parse_collection(text, "room.xsb").levels.remove(0).unwrap();
+        let graph = CellGraph::square(&level, level.player());
+        let rooms = Rooms::new(&graph);
+        assert!(rooms.any());
+        let pocket = graph.compact[level.cell_at(5, 2).unwrap().index()];
+        assert_ne!(pocket, NONE);
+        assert!(!graph.goal[usize::from(pocket)]);
+        assert!(
+            rooms.door_of[usize::from(pocket)].is_empty(),
+            "a pocket is no door"
+        );
+        assert_eq!(rooms.area_of[usize::from(pocket)], 1);
+        assert_eq!(
+            rooms.room_of[usize::from(pocket)],
+            0,
+            "a pocket holds no goal"
+        );
+        assert_eq!(rooms.rooms[0].order.len(), 8);
     }
 
     /// Two goals apart are two single-goal groups: no room, no macro.
