@@ -61,11 +61,19 @@ fn steps_of(vector: &Value) -> Vec<String> {
     for set in vector["set"].as_array().into_iter().flatten() {
         let resource = set["resource"].as_str().expect("a resource");
         let value = set["value"].as_i64().expect("a value");
-        world.set(target(set["target"].as_str().expect("a target")), resource, value);
+        world.set(
+            target(set["target"].as_str().expect("a target")),
+            resource,
+            value,
+        );
     }
     for placed in vector["place"].as_array().expect("place") {
         let s = seat_of(&placed["seat"]);
-        world.place(placed["owner"].as_str().expect("an owner"), seat(s), Some(Seat(s)));
+        world.place(
+            placed["owner"].as_str().expect("an owner"),
+            seat(s),
+            Some(Seat(s)),
+        );
     }
     let event = &vector["event"];
     let event = Event::new(trigger(event["trigger"].as_str().expect("a trigger")))
@@ -87,7 +95,10 @@ fn every_vector_writes_the_expected_steps() {
     for vector in doc["vectors"].as_array().expect("a `vectors` array") {
         let name = vector["name"].as_str().expect("a name");
         assert!(names.insert(name), "vector name `{name}` repeats");
-        assert_eq!(vector["source"], "hand", "`{name}`: effect vectors are hand-worked");
+        assert_eq!(
+            vector["source"], "hand",
+            "`{name}`: effect vectors are hand-worked"
+        );
         let worked = vector["worked"].as_str().unwrap_or_default();
         assert!(!worked.trim().is_empty(), "`{name}` shows no arithmetic");
         let expected: Vec<String> = (vector["expected"]["steps"].as_array().expect("steps"))
@@ -96,7 +107,9 @@ fn every_vector_writes_the_expected_steps() {
             .collect();
         let got = steps_of(vector);
         if got != expected {
-            failures.push(format!("`{name}` ({worked}):\n  expected {expected:?}\n  got      {got:?}"));
+            failures.push(format!(
+                "`{name}` ({worked}):\n  expected {expected:?}\n  got      {got:?}"
+            ));
         }
     }
     assert!(names.len() >= 10, "keep at least 10 effect vectors");

@@ -27,8 +27,11 @@ pub fn scoring_workload(content: &Content) -> Result<(RunState, Vec<Card>, Vec<C
         "crown_keeper",
         "echo_tide",
     ] {
-        r.jokers
-            .push(content.joker(id).ok_or_else(|| format!("no joker `{id}`"))?);
+        r.jokers.push(
+            content
+                .joker(id)
+                .ok_or_else(|| format!("no joker `{id}`"))?,
+        );
     }
     run::rebuild(&mut r, content).map_err(|e| e.to_string())?;
     let played = vec![

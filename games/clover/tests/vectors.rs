@@ -56,7 +56,10 @@ fn every_vector_scores_as_pinned() {
     let mut hand_count = 0;
     let vectors = doc["vectors"].as_array_mut().expect("a `vectors` array");
     for vector in vectors.iter_mut() {
-        let name = vector["name"].as_str().expect("every vector has a name").to_owned();
+        let name = vector["name"]
+            .as_str()
+            .expect("every vector has a name")
+            .to_owned();
         assert!(names.insert(name.clone()), "vector name `{name}` repeats");
         match vector["source"].as_str() {
             Some("hand") => {

@@ -10,10 +10,10 @@ use std::collections::BTreeMap;
 use turnstile_core::determinism::{StreamTable, Streams};
 use turnstile_core::Seat;
 use turnstile_effects::{
-    Number, Step, StepKind,
     effect_loader, Change, EffectHost, EffectLedger, EffectState, EffectTable, EffectVocabulary,
-    Event, HandlerRegistry, HostError, Nothing, OperationError, OwnerInstance, Owners, Plain,
-    ResourceKind, RowContext, StatusBoard, Target, ThingId, Trigger, EFFECT_COLUMNS,
+    Event, HandlerRegistry, HostError, Nothing, Number, OperationError, OwnerInstance, Owners,
+    Plain, ResourceKind, RowContext, StatusBoard, Step, StepKind, Target, ThingId, Trigger,
+    EFFECT_COLUMNS,
 };
 use turnstile_formula::{Type, Value, VariableSchema};
 
