@@ -14,8 +14,17 @@ const RANKS = { 11: "J", 12: "Q", 13: "K", 14: "A" };
 const SUITS = { spades: ["♠", "dark"], hearts: ["♥", "red"], clubs: ["♣", "dark"], diamonds: ["♦", "red"] };
 // HandType order (games/clover/src/hands.rs): the index of `levels` and of `hand.type`
 export const HANDS = ["high_card", "pair", "two_pair", "three_of_a_kind", "straight", "flush", "full_house", "four_of_a_kind", "straight_flush", "five_of_a_kind", "flush_house", "flush_five"];
-const KNOWN_VIEW = new Set(["phase", "ante", "blind", "target", "scored", "money", "handsLeft", "discardsLeft", "hand", "deckCount", "deckSize", "jokers", "consumables", "shop", "packs", "pack", "levels", "boss", "won", "tags", "vouchers", "stake", "deckId", "rerollCost", "blinds", "bossRerollCost"]);
-const JOKER_FIELDS = new Set(["id", "edition", "counter", "rarity", "copies", "eternal", "perishable", "rental"]);
+const KNOWN_VIEW = new Set(["phase", "ante", "blind", "target", "scored", "money", "handsLeft", "discardsLeft", "hand", "deckCount", "deckSize", "jokers", "consumables", "shop", "packs", "pack", "levels", "boss", "won", "tags", "vouchers", "stake", "deckId", "rerollCost", "blinds", "bossRerollCost", "roundTargets"]);
+// Jokers that read one of the round's targets (`roundTargets`, docs/clover.md "Round targets"):
+// each shows what it looks for this round.
+const ROUND_TARGET = {
+  effigy: (t) => `${rankText(t.cardRank)}${SUITS[t.cardSuit][0]}`,
+  relic: (t) => `${t.suit} ${SUITS[t.suit][0]}`,
+  keep: (t) => `${t.discardSuit} ${SUITS[t.discardSuit][0]}`,
+  rebate: (t) => `rank ${rankText(t.discardRank)}`,
+  errand_list: (t) => handName(t.hand),
+};
+const JOKER_FIELDS = new Set(["id", "edition", "counter", "rarity", "copies", "eternal", "perishable", "rental", "sellValue"]);
 // thing ids of a score's steps (games/clover/src/state.rs): played cards, held cards, joker slots
 const PLAYED = 1000, HELD = 2000, SLOT = 3000;
 
@@ -490,12 +499,13 @@ export function mount(root, ctx) {
         j.edition && j.edition !== "none" ? h("span", { class: "mark ed" }, j.edition) : null,
         h("span", { class: "text" }, e ? e.text : ""),
         j.counter ? h("span", { class: "muted" }, `counter ${j.counter}`) : null,
+        ROUND_TARGET[j.id] && v.roundTargets ? h("span", { class: "badge", "data-testid": "round-target" }, `this round: ${ROUND_TARGET[j.id](v.roundTargets)}`) : null,
         j.copies && j.copies !== "none" ? h("span", { class: "muted" }, `copies ${j.copies === "right" ? "the joker to its right" : "the leftmost joker"}`) : null,
         stickerText(j).map((t) => h("span", { class: "sticker" }, t)),
         j.perishable === 0 ? h("span", { class: "sticker spent" }, "debuffed") : null,
         // whatever else a joker grows, shown as it is
         Object.entries(j).filter(([k]) => !JOKER_FIELDS.has(k)).map(([k, val]) => h("span", { class: "muted" }, `${k}: ${typeof val === "object" ? JSON.stringify(val) : val}`)),
-        v.phase === "shop" ? actionButton("Sell", "sell", { type: "sell", slot: i }, { "aria-label": `Sell ${nameOf(`joker:${j.id}`)}` }) : null);
+        v.phase === "shop" ? actionButton(j.sellValue != null ? `Sell ($${j.sellValue})` : "Sell", "sell", { type: "sell", slot: i }, { "aria-label": `Sell ${nameOf(`joker:${j.id}`)}` }) : null);
     }) : [h("p", { class: "muted" }, "No jokers yet.")]));
 
     // The hand cards selected now (none once the hand has changed: the selection belonged to it).

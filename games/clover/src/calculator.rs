@@ -105,6 +105,22 @@ pub struct HandInput {
     /// Seed for chance rolls (default `calculator`).
     #[serde(default)]
     pub seed: Option<String>,
+    /// The round's card, which the effigy multiplies (default the ace of spades).
+    #[serde(default)]
+    pub round_card: Option<RoundCardInput>,
+    /// The round's suit, which the relic multiplies (default spades).
+    #[serde(default)]
+    pub round_suit: Option<Suit>,
+}
+
+/// A card as a round target: a rank and a suit, nothing else.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RoundCardInput {
+    /// `2`..`10`, `J`, `Q`, `K`, `A`.
+    pub rank: String,
+    /// The suit.
+    pub suit: Suit,
 }
 
 /// Why a description could not be scored.
@@ -165,7 +181,21 @@ fn hand_named(name: &str, field: &str) -> Result<HandType, CalcError> {
 }
 
 fn card(input: &CardInput, field: &str, at: usize) -> Result<Card, CalcError> {
-    let rank = match input.rank.as_str() {
+    let rank = rank_of(&input.rank, &format!("{field}[{at}]"))?;
+    Ok(Card {
+        rank,
+        suit: input.suit,
+        enhancement: input.enhancement,
+        edition: input.edition,
+        seal: input.seal,
+        perma_bonus: input.perma_bonus,
+        debuffed: input.debuffed,
+    })
+}
+
+/// A rank as written (`2`..`10`, `J`, `Q`, `K`, `A`), for the field `at`.
+fn rank_of(text: &str, at: &str) -> Result<u8, CalcError> {
+    Ok(match text {
         "A" | "a" => 14,
         "K" | "k" => 13,
         "Q" | "q" => 12,
@@ -177,18 +207,9 @@ fn card(input: &CardInput, field: &str, at: usize) -> Result<Card, CalcError> {
             .ok_or_else(|| {
                 bad(
                     "bad_rank",
-                    format!("{field}[{at}]: `{other}` is not a rank: write 2..10, J, Q, K or A"),
+                    format!("{at}: `{other}` is not a rank: write 2..10, J, Q, K or A"),
                 )
             })?,
-    };
-    Ok(Card {
-        rank,
-        suit: input.suit,
-        enhancement: input.enhancement,
-        edition: input.edition,
-        seal: input.seal,
-        perma_bonus: input.perma_bonus,
-        debuffed: input.debuffed,
     })
 }
 
@@ -281,6 +302,13 @@ pub fn score_input(
         }
         run.boss = Some(owner);
         run.boss_active = true;
+    }
+    if let Some(target) = &input.round_card {
+        run.round_targets.card_rank = rank_of(&target.rank, "roundCard")?;
+        run.round_targets.card_suit = target.suit;
+    }
+    if let Some(suit) = input.round_suit {
+        run.round_targets.suit = suit;
     }
     crate::run::rebuild(&mut run, content).map_err(|e| coded(e.code(), &e))?;
     // The moment of scoring: the scored hand is spent, discards and money are as given, or as

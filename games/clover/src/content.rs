@@ -322,6 +322,7 @@ fn joker_of(entry: &CatalogEntry) -> Joker {
         eternal: false,
         perishable: None,
         rental: false,
+        sell_value: (i64::from(entry.cost) / 2).max(1),
     }
 }
 

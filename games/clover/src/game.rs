@@ -413,6 +413,9 @@ pub struct CloverView {
     pub vouchers: Vec<String>,
     /// What the next reroll of the shop costs.
     pub reroll_cost: i64,
+    /// This round's targets (the effigy's card, the relic's suit, …): public, as the genre
+    /// shows them on the jokers that read them.
+    pub round_targets: crate::state::RoundTargets,
 }
 
 /// One blind of the ante, as the view shows it before it is played.
@@ -631,6 +634,7 @@ impl CloverState {
                     let boss = self.blind == Blind::Boss;
                     let ante = self.run.ante;
                     run::end_round(&mut self.run, content, self.blind, &hand).map_err(reject)?;
+                    run::draw_round_targets(&mut self.run, &self.cards).map_err(reject)?;
                     events.push(CloverEvent::BlindBeaten {
                         money: self.run.money,
                     });
@@ -666,35 +670,12 @@ impl CloverState {
                 }
                 let idx = self.picked(cards)?;
                 self.run.discards_left -= 1;
-                // `OnDiscard` once per discarded card, about that card: its seal (purple),
-                // then the jokers.
-                self.run.scoring.held = idx.iter().map(|&i| self.hand[i]).collect();
+                let discarded: Vec<Card> = idx.iter().map(|&i| self.hand[i]).collect();
                 self.hand = (0..self.hand.len())
                     .filter(|i| !idx.contains(i))
                     .map(|i| self.hand[i])
                     .collect();
-                run::stake_layer(&mut self.run, content).map_err(reject)?;
-                self.run.scoring.keys = crate::score::key_cache(content, &self.run);
-                let mut steps = Vec::new();
-                for k in 0..idx.len() {
-                    let card = turnstile_effects::Target::Thing(turnstile_effects::ThingId(
-                        crate::state::HELD + k as u32,
-                    ));
-                    turnstile_effects::Executor::new(&content.effects, &content.handlers)
-                        .resolve(
-                            &mut self.run,
-                            crate::vocabulary::Event::new(crate::vocabulary::Trigger::Game(
-                                crate::vocabulary::CloverTrigger::OnDiscard,
-                            ))
-                            .at(card),
-                            &mut steps,
-                        )
-                        .map_err(effect)?;
-                }
-                // A joker that destroyed itself on a discard leaves now.
-                if self.run.remove_destroyed_jokers() {
-                    run::rebuild(&mut self.run, content).map_err(reject)?;
-                }
+                run::discard(&mut self.run, content, &discarded).map_err(reject)?;
                 self.draw_after();
                 events.push(CloverEvent::Discarded {
                     count: u32::try_from(idx.len()).unwrap_or(0),
@@ -992,6 +973,8 @@ impl Game for Clover {
         run::choose_boss(&mut run, c);
         let cards =
             run::starting_deck(&mut run).map_err(|e| SetupError::new(e.code(), e.to_string()))?;
+        run::draw_round_targets(&mut run, &cards)
+            .map_err(|e| SetupError::new(e.code(), e.to_string()))?;
         run.scoring = crate::state::Scoring::default();
         Ok(CloverState {
             run,
@@ -1213,6 +1196,7 @@ impl Game for Clover {
             tags: r.tags.clone(),
             vouchers: r.vouchers.clone(),
             reroll_cost: run::reroll_price(r, state.rerolls),
+            round_targets: r.round_targets,
         }
     }
 

@@ -13,8 +13,9 @@ use turnstile_effects::{EffectError, Executor, Step, Target, ThingId};
 
 use crate::vocabulary::{CloverTrigger, Event, Trigger};
 
-use crate::cards::{standard_deck, Card};
+use crate::cards::{standard_deck, Card, Suit};
 use crate::content::Content;
+use crate::hands::HandType;
 use crate::score::key_cache;
 use crate::state::{rarity_of_roll, RunState, Stickers, SLOT};
 
@@ -297,6 +298,9 @@ pub fn buy_joker_with(
         .joker(id)
         .ok_or_else(|| RunError::NotAvailable(id.to_owned()))?;
     joker.stick(stickers, perishable_rounds(run));
+    if stickers.rental {
+        joker.sell_value = (run.rule(crate::state::Rule::RentalPrice) / 2).max(1);
+    }
     run.money -= cost;
     run.jokers.push(joker);
     rebuild(run, content)?;
@@ -310,7 +314,8 @@ pub fn buy_joker_with(
     Ok(())
 }
 
-/// Sells the joker in `slot`: its `OnSell` rows, half its cost (at least $1), then rebuild.
+/// Sells the joker in `slot`: its `OnSell` rows, its sell value ([`crate::state::Joker::sell_value`]),
+/// then rebuild.
 pub fn sell_joker(run: &mut RunState, content: &Content, slot: usize) -> Result<(), RunError> {
     let Some(joker) = run.jokers.get(slot) else {
         return Err(RunError::NotAvailable(format!("slot {slot}")));
@@ -318,14 +323,7 @@ pub fn sell_joker(run: &mut RunState, content: &Content, slot: usize) -> Result<
     if joker.eternal {
         return Err(RunError::Eternal(joker.id.clone()));
     }
-    let cost = if joker.rental {
-        run.rule(crate::state::Rule::RentalPrice)
-    } else {
-        content
-            .catalog
-            .get(&format!("joker:{}", joker.id))
-            .map_or(0, |e| i64::from(e.cost))
-    };
+    let value = joker.sell_value;
     resolve(
         run,
         content,
@@ -333,7 +331,7 @@ pub fn sell_joker(run: &mut RunState, content: &Content, slot: usize) -> Result<
             .from(Target::Thing(ThingId(SLOT + slot as u32))),
     )?;
     run.jokers.remove(slot);
-    run.money = run.money.saturating_add((cost / 2).max(1));
+    run.money = run.money.saturating_add(value);
     rebuild(run, content)?;
     Ok(())
 }
@@ -542,6 +540,79 @@ pub fn end_round(
     }
     rebuild(run, content)?;
     Ok(())
+}
+
+/// Draws the round's targets ([`crate::state::RoundTargets`]) on `round_target`, in a fixed
+/// order: the card (rank and printed suit of one of the run's `cards` that is not stone), the
+/// scoring suit (one of the three suits that are not the current one), the discarded suit and
+/// the discarded rank (each from one such card), and the hand (one of the hands the player can
+/// see — the nine plain ones and each secret one played this run — other than the current
+/// one). A deck of stone cards only keeps the card, discarded suit and rank it had.
+/// The game calls it when the run starts and at every round's end.
+pub fn draw_round_targets(run: &mut RunState, cards: &[Card]) -> Result<(), RunError> {
+    let ranked: Vec<&Card> = cards.iter().filter(|c| !c.is_stone()).collect();
+    let mut t = run.round_targets;
+    if let Some(card) = pick(run, &ranked)? {
+        (t.card_rank, t.card_suit) = (card.rank, card.suit);
+    }
+    let suits: Vec<Suit> = Suit::ALL.into_iter().filter(|s| *s != t.suit).collect();
+    if let Some(suit) = pick(run, &suits)? {
+        t.suit = *suit;
+    }
+    if let Some(card) = pick(run, &ranked)? {
+        t.discard_suit = card.suit;
+    }
+    if let Some(card) = pick(run, &ranked)? {
+        t.discard_rank = card.rank;
+    }
+    let hands: Vec<HandType> = HandType::ALL
+        .into_iter()
+        .filter(|h| *h != t.hand)
+        .filter(|h| h.index() < 9 || run.played_counts.get(h.index()).is_some_and(|&n| n > 0))
+        .collect();
+    if let Some(hand) = pick(run, &hands)? {
+        t.hand = *hand;
+    }
+    run.round_targets = t;
+    Ok(())
+}
+
+/// One of `items`, drawn on `round_target` (none from an empty list, and then no draw).
+fn pick<'a, T>(run: &mut RunState, items: &'a [T]) -> Result<Option<&'a T>, RunError> {
+    if items.is_empty() {
+        return Ok(None);
+    }
+    let n = u32::try_from(items.len()).map_err(|_| {
+        RunError::NotAvailable(format!("{} round targets to draw from", items.len()))
+    })?;
+    let at = run.streams.below("round_target", n).map_err(stream_error)?;
+    Ok(items.get(at as usize))
+}
+
+/// A discard of `discarded` (already out of the hand): `OnDiscard` once per card, about
+/// that card — its seal first, then the jokers — under the stake's layer; a joker that
+/// destroyed itself on it leaves. Returns the steps.
+pub fn discard(
+    run: &mut RunState,
+    content: &Content,
+    discarded: &[Card],
+) -> Result<Vec<Step>, RunError> {
+    run.scoring.held = discarded.to_vec();
+    stake_layer(run, content)?;
+    run.scoring.keys = key_cache(content, run);
+    let mut steps = Vec::new();
+    for k in 0..discarded.len() {
+        let card = Target::Thing(ThingId(crate::state::HELD + k as u32));
+        Executor::new(&content.effects, &content.handlers).resolve(
+            run,
+            Event::new(Trigger::Game(CloverTrigger::OnDiscard)).at(card),
+            &mut steps,
+        )?;
+    }
+    if run.remove_destroyed_jokers() {
+        rebuild(run, content)?;
+    }
+    Ok(steps)
 }
 
 /// Opens the shop: `OnShopEnter` rows (tags placed for it are spent), then fresh offers.
@@ -914,6 +985,9 @@ pub fn take_from_pack(
             .joker(id)
             .ok_or_else(|| RunError::NotAvailable(item.to_owned()))?;
         joker.stick(stickers, perishable_rounds(run));
+        if stickers.rental {
+            joker.sell_value = (run.rule(crate::state::Rule::RentalPrice) / 2).max(1);
+        }
         run.jokers.push(joker);
     } else {
         if !content.catalog.contains_key(item) {

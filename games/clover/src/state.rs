@@ -400,6 +400,12 @@ pub const VARIABLES: &[(&str, Type)] = &[
     ("hand.playedThisRound", Type::Bool),
     ("run.skips", Type::Int),
     ("run.unusedDiscards", Type::Int),
+    ("card.roundCard", Type::Bool),
+    ("card.roundSuit", Type::Bool),
+    ("card.roundDiscardSuit", Type::Bool),
+    ("card.roundDiscardRank", Type::Bool),
+    ("hand.roundHand", Type::Bool),
+    ("jokers.otherSellValue", Type::Int),
 ];
 
 /// The variable schema of [`VARIABLES`].
@@ -449,6 +455,10 @@ pub struct Joker {
     /// Rental sticker: bought for `rental_price`, costs `rental_fee` at every round's end.
     #[serde(default, skip_serializing_if = "is_false")]
     pub rental: bool,
+    /// What selling it pays: half its catalog cost (at least $1; a rental joker half the
+    /// rental price), plus what `AddSellValue` rows gave it since.
+    #[serde(default)]
+    pub sell_value: i64,
 }
 
 impl Joker {
@@ -667,6 +677,41 @@ pub(crate) struct KeyCache {
     pub built_for: Option<(Vec<String>, usize)>,
 }
 
+/// What this round's target-reading jokers look for (the effigy's card, the relic's suit, the
+/// keep's discarded suit, the rebate's discarded rank, the errand list's hand). Drawn on
+/// `round_target` when the run starts and at every round's end ([`crate::run::draw_round_targets`]),
+/// so they are known — and shown — for the whole round, whether or not such a joker is owned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RoundTargets {
+    /// The rank of the card a scored card must be (`card.roundCard`), 2..=14.
+    pub card_rank: u8,
+    /// The suit of that card.
+    pub card_suit: Suit,
+    /// The suit scored cards are multiplied for (`card.roundSuit`).
+    pub suit: Suit,
+    /// The suit discarded cards pay in chips for (`card.roundDiscardSuit`).
+    pub discard_suit: Suit,
+    /// The rank discarded cards pay money for (`card.roundDiscardRank`), 2..=14.
+    pub discard_rank: u8,
+    /// The poker hand that pays when played (`hand.roundHand`).
+    pub hand: HandType,
+}
+
+impl Default for RoundTargets {
+    /// The genre's fallbacks when the deck has no card to draw from: the ace of spades.
+    fn default() -> Self {
+        RoundTargets {
+            card_rank: 14,
+            card_suit: Suit::Spades,
+            suit: Suit::Spades,
+            discard_suit: Suit::Spades,
+            discard_rank: 14,
+            hand: HandType::HighCard,
+        }
+    }
+}
+
 /// The run: everything a fingerprint covers.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -725,6 +770,9 @@ pub struct RunState {
     /// Whether this ante's boss was rerolled (a once-per-ante reroll is spent).
     #[serde(default, skip_serializing_if = "is_false")]
     pub boss_rerolled: bool,
+    /// This round's targets (see [`RoundTargets`]).
+    #[serde(default)]
+    pub round_targets: RoundTargets,
     /// Statuses (clover has none; the host contract asks for a board).
     pub statuses: StatusBoard,
     /// The hand being scored.
@@ -763,6 +811,7 @@ impl RunState {
             last_hand: None,
             shops: 0,
             boss_rerolled: false,
+            round_targets: RoundTargets::default(),
             round_hands: 0,
             skips: 0,
             unused_discards: 0,
@@ -1306,6 +1355,30 @@ impl EffectHost for RunState {
             58 => Value::Bool(self.scoring.repeat_hand),
             59 => Value::Int(i64::from(self.skips)),
             60 => Value::Int(i64::from(self.unused_discards)),
+            // The round's targets. A Wild card is every suit (unless debuffed); a stone card
+            // has no rank or suit.
+            61 => {
+                let t = &self.round_targets;
+                Value::Bool(
+                    card().is_some_and(|(c, _, _)| !c.is_stone() && c.rank == t.card_rank)
+                        && suit(t.card_suit) == Some(Value::Bool(true)),
+                )
+            }
+            62 => suit(self.round_targets.suit).unwrap_or(Value::Bool(false)),
+            63 => suit(self.round_targets.discard_suit).unwrap_or(Value::Bool(false)),
+            64 => Value::Bool(card().is_some_and(|(c, _, _)| {
+                !c.is_stone() && c.rank == self.round_targets.discard_rank
+            })),
+            65 => Value::Bool(self.scoring.detected.hand == Some(self.round_targets.hand)),
+            // The sell values of every joker but the owner.
+            66 => {
+                let own = joker_slot(context.owner.anchor);
+                Value::Int(
+                    (self.jokers.iter().enumerate())
+                        .filter(|(slot, _)| Some(*slot) != own)
+                        .fold(0i64, |sum, (_, j)| sum.saturating_add(j.sell_value)),
+                )
+            }
             _ => return None,
         })
     }
@@ -1455,6 +1528,10 @@ impl EffectHost for RunState {
             C::ScaleSelf { amount, mode } => {
                 let amount = amount.eval(&*self, context)?;
                 self.scale_self(context.owner, amount, *mode)?
+            }
+            C::AddSellValue(amount) => {
+                let amount = amount.eval(&*self, context)?;
+                self.add_sell_value(target, amount)?
             }
         })
     }
@@ -1725,6 +1802,27 @@ impl RunState {
             ScaleMode::Reset => amount,
         };
         Ok(Change::int(before, joker.counter))
+    }
+}
+
+impl RunState {
+    /// `AddSellValue`: raises (or with a negative amount lowers, not below $0) what selling
+    /// the target joker pays.
+    fn add_sell_value(&mut self, target: Target, amount: i64) -> Result<Change, HostError> {
+        let joker = joker_slot(target)
+            .and_then(|slot| self.jokers.get_mut(slot))
+            .ok_or_else(|| HostError::not_applicable("AddSellValue", target))?;
+        let before = joker.sell_value;
+        joker.sell_value = before.saturating_add(amount).max(0);
+        Ok(Change::int(before, joker.sell_value))
+    }
+}
+
+/// The joker slot a target names, if it names one.
+pub(crate) fn joker_slot(target: Target) -> Option<usize> {
+    match target {
+        Target::Thing(ThingId(n)) if n >= SLOT => Some((n - SLOT) as usize),
+        _ => None,
     }
 }
 

@@ -346,6 +346,11 @@ pub enum CloverOperation {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         rank: Option<u8>,
     },
+    /// Raises what selling the target joker pays (a negative amount lowers it, not below 0).
+    AddSellValue {
+        /// By how much.
+        amount: Amount,
+    },
     /// Changes the owner's own counter (scaling jokers).
     ScaleSelf {
         /// By how much.
@@ -368,6 +373,7 @@ impl GameOperation for CloverOperation {
         "Destroy",
         "ScaleSelf",
         "AlterCard",
+        "AddSellValue",
     ];
 
     const COLUMNS: &'static [&'static str] = &[
@@ -397,6 +403,7 @@ impl GameOperation for CloverOperation {
             CloverOperation::Destroy => "Destroy",
             CloverOperation::ScaleSelf { .. } => "ScaleSelf",
             CloverOperation::AlterCard { .. } => "AlterCard",
+            CloverOperation::AddSellValue { .. } => "AddSellValue",
         }
     }
 
@@ -425,6 +432,9 @@ impl GameOperation for CloverOperation {
             "ScaleSelf" => "Changes the owner's own counter: Add, Sub (not below 0) or Reset.",
             "AlterCard" => {
                 "Changes the target playing card: its enhancement, seal, suit or edition, or its rank up by a number."
+            }
+            "AddSellValue" => {
+                "Raises what selling the target joker pays (negative: lowers it, not below 0)."
             }
             _ => return None,
         })
@@ -473,6 +483,8 @@ pub enum CompiledCloverOperation {
     },
     /// `AlterCard`.
     AlterCard(CardChange),
+    /// `AddSellValue`.
+    AddSellValue(CompiledAmount),
 }
 
 /// A compiled `AddChips`/`AddMult`: the amount, how it applies, and the stream it is drawn
@@ -589,6 +601,12 @@ impl GameVocabulary for CloverVocabulary {
                     edition: *edition,
                     rank: *rank,
                 }))
+            }
+            CloverOperation::AddSellValue { amount } => {
+                compiler.subject("sell_value");
+                compiler
+                    .amount("operation.amount", amount)
+                    .map(C::AddSellValue)
             }
             CloverOperation::ScaleSelf { amount, mode } => {
                 compiler.subject("counter");

@@ -6,8 +6,9 @@ mod common;
 
 use common::*;
 use turnstile_clover::cards::{Enhancement, Seal, Suit};
+use turnstile_clover::hands::HandType;
 use turnstile_clover::run::{self, Blind};
-use turnstile_clover::state::Rule;
+use turnstile_clover::state::{RoundTargets, Rule};
 use turnstile_clover::CloverAction;
 use turnstile_clover::{score_hand, Content, RunState};
 use turnstile_core::determinism::Fixed;
@@ -53,6 +54,23 @@ fn pair_most_played(run: &mut RunState) {
     run.played_counts[1] = 3;
 }
 
+/// Round targets: the card ace of spades, the suit hearts, discards of hearts and of fives,
+/// the hand a pair.
+fn targets_ace_of_spades_hearts_pair(run: &mut RunState) {
+    run.round_targets = RoundTargets {
+        card_rank: 14,
+        card_suit: Suit::Spades,
+        suit: Suit::Hearts,
+        discard_suit: Suit::Hearts,
+        discard_rank: 5,
+        hand: HandType::Pair,
+    };
+}
+
+fn discard(run: &mut RunState, c: &Content, text: &str) {
+    run::discard(run, c, &cards(text)).unwrap();
+}
+
 fn rich(run: &mut RunState) {
     run.money = 10;
 }
@@ -71,6 +89,45 @@ const W: i64 = 10_000;
 
 /// Pair of aces (`AS AH 3C`): 10 + 11 + 11 = 32 chips, ×2 — the baseline most cases change.
 const SCORED: &[Scored] = &[
+    // The round's card is the ace of spades: only the AS is it (x2); the AH is the wrong suit.
+    Scored {
+        thing: "effigy",
+        jokers: &[("effigy", 0)],
+        setup: targets_ace_of_spades_hearts_pair,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 4 * W,
+    },
+    // The round's suit is hearts: the AH scores x1.5.
+    Scored {
+        thing: "relic",
+        jokers: &[("relic", 0)],
+        setup: targets_ace_of_spades_hearts_pair,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 3 * W,
+    },
+    Scored {
+        thing: "relic (no scored card of the suit)",
+        jokers: &[("relic", 0)],
+        setup: targets_ace_of_spades_hearts_pair,
+        played: "AS AC 3C",
+        held: "",
+        chips: 32,
+        mult: 2 * W,
+    },
+    // Nine chips gathered from three discarded cards of the round's suit.
+    Scored {
+        thing: "keep",
+        jokers: &[("keep", 9)],
+        setup: none,
+        played: "AS AH 3C",
+        held: "",
+        chips: 41,
+        mult: 2 * W,
+    },
     // Two hands in a row without the most played hand (high card, played 3 times), and this
     // pair is a third: x1.6.
     Scored {
@@ -568,6 +625,55 @@ fn money(run: &RunState) -> i64 {
 }
 
 const AFTER: &[After] = &[
+    After {
+        thing: "keep",
+        jokers: &[("keep", 0)],
+        act: |r, c| {
+            targets_ace_of_spades_hearts_pair(r);
+            discard(r, c, "2H 5H 3C KH")
+        },
+        check: |_, a| a.jokers[0].counter == 9,
+        want: "+3 chips for each of the three discarded hearts",
+    },
+    After {
+        thing: "keep (the counter stays across rounds)",
+        jokers: &[("keep", 12)],
+        act: end_small,
+        check: |_, a| a.jokers[0].counter == 12,
+        want: "counter 12",
+    },
+    After {
+        thing: "rebate",
+        jokers: &[("rebate", 0)],
+        act: |r, c| {
+            targets_ace_of_spades_hearts_pair(r);
+            discard(r, c, "5S 5H 3C")
+        },
+        check: |b, a| money(a) == money(b) + 10,
+        want: "$5 for each of the two discarded fives",
+    },
+    After {
+        thing: "errand_list",
+        jokers: &[("errand_list", 0)],
+        act: |r, c| {
+            targets_ace_of_spades_hearts_pair(r);
+            pair(r, c)
+        },
+        check: |b, a| money(a) == money(b) + 4,
+        want: "$4 for the round's hand, a pair",
+    },
+    After {
+        thing: "errand_list (another hand)",
+        jokers: &[("errand_list", 0)],
+        act: |r, c| {
+            targets_ace_of_spades_hearts_pair(r);
+            score_hand(r, c, &cards("AS KH 3C"), &[], true)
+                .map(|_| ())
+                .unwrap()
+        },
+        check: |b, a| money(a) == money(b),
+        want: "nothing for a high card",
+    },
     After {
         thing: "rough_stone",
         jokers: &[("rough_stone", 0)],
@@ -1957,4 +2063,143 @@ fn speed_and_garbage_tags_count_the_run() {
     s.apply(content.content(), &CloverAction::SkipBlind)
         .unwrap();
     assert_eq!(s.run.skips, 1);
+}
+
+/// A Wild card is every suit for the round's card and suit; debuffed, it is none; a stone card
+/// is never the round's card.
+#[test]
+fn round_targets_read_wild_debuffed_and_stone_cards_as_the_genre_does() {
+    let c = content();
+    let mut wild = cards("AD AH 3C");
+    wild[0].enhancement = Enhancement::Wild;
+    // The wild AD counts as the ace of spades (x2) ...
+    let mut run = run_of(&c, &[("effigy", 0)]);
+    targets_ace_of_spades_hearts_pair(&mut run);
+    let r = score_hand(&mut run, &c, &wild, &[], true).unwrap();
+    assert_eq!(r.mult, Fixed::from_int(4));
+    // ... and as a heart for the relic, beside the AH: x1.5 twice.
+    let mut run = run_of(&c, &[("relic", 0)]);
+    targets_ace_of_spades_hearts_pair(&mut run);
+    let r = score_hand(&mut run, &c, &wild, &[], true).unwrap();
+    assert_eq!(r.mult, Fixed::from_raw(45_000));
+    // Under a boss that debuffs diamonds the wild AD is no suit and does not score: the AH
+    // alone is multiplied.
+    let mut run = run_of(&c, &[("relic", 0)]);
+    targets_ace_of_spades_hearts_pair(&mut run);
+    run.rules[turnstile_clover::state::rule_index("debuff_diamonds").unwrap()] = 1;
+    let r = score_hand(&mut run, &c, &wild, &[], true).unwrap();
+    assert_eq!(r.mult, Fixed::from_int(3));
+    // A stone card is no rank: never the round's card.
+    let mut stone = cards("AS AH 3C");
+    stone[0].enhancement = Enhancement::Stone;
+    let mut run = run_of(&c, &[("effigy", 0)]);
+    targets_ace_of_spades_hearts_pair(&mut run);
+    let r = score_hand(&mut run, &c, &stone, &[], true).unwrap();
+    assert_eq!(r.mult, Fixed::from_int(1));
+}
+
+/// The round's targets are drawn on their own stream when the run starts and at every
+/// round's end: from the run's own cards, the suit and the hand always change, and the same
+/// seed draws the same targets.
+#[test]
+fn round_targets_are_drawn_from_the_deck_and_change_every_round() {
+    let c = content();
+    let mut run = run_of(&c, &[]);
+    // A deck of one seven of diamonds among stone cards: the card, the discarded suit and
+    // rank can only be it.
+    let mut deck = cards("7D KS QH");
+    deck[1].enhancement = Enhancement::Stone;
+    deck[2].enhancement = Enhancement::Stone;
+    let mut seen_suits = Vec::new();
+    let mut seen_hands = Vec::new();
+    for _ in 0..12 {
+        let before = run.round_targets;
+        run::draw_round_targets(&mut run, &deck).unwrap();
+        let t = run.round_targets;
+        assert_eq!((t.card_rank, t.card_suit), (7, Suit::Diamonds));
+        assert_eq!((t.discard_rank, t.discard_suit), (7, Suit::Diamonds));
+        assert_ne!(t.suit, before.suit, "the suit changes every round");
+        assert_ne!(t.hand, before.hand, "the hand changes every round");
+        // Secret hands are not targets until played.
+        assert!(HandType::ALL.iter().position(|h| *h == t.hand).unwrap() < 9);
+        seen_suits.push(t.suit);
+        seen_hands.push(t.hand);
+    }
+    assert!(
+        seen_hands
+            .iter()
+            .collect::<std::collections::BTreeSet<_>>()
+            .len()
+            > 2
+    );
+    // The same seed draws the same targets.
+    let mut again = run_of(&c, &[]);
+    let mut replayed = Vec::new();
+    for _ in 0..12 {
+        run::draw_round_targets(&mut again, &deck).unwrap();
+        replayed.push(again.round_targets.suit);
+    }
+    assert_eq!(replayed, seen_suits, "the same seed draws the same targets");
+    // A five of a kind played once makes it a target like the others.
+    let mut run = run_of(&c, &[]);
+    run.played_counts[HandType::FiveOfAKind.index()] = 1;
+    let hands: std::collections::BTreeSet<HandType> = (0..200)
+        .map(|_| {
+            run::draw_round_targets(&mut run, &deck).unwrap();
+            run.round_targets.hand
+        })
+        .collect();
+    assert!(hands.contains(&HandType::FiveOfAKind), "{hands:?}");
+    assert!(!hands.contains(&HandType::FlushFive), "{hands:?}");
+}
+
+/// Through the game: the view shows the round's targets from the start, a beaten blind
+/// draws new ones, and a discard pays the rebate for the round's rank.
+#[test]
+fn the_game_draws_and_shows_the_round_targets() {
+    let (content, state) = new_game("targets", 1);
+    let view = <turnstile_clover::Clover as turnstile_core::Game>::view(
+        &content,
+        &state,
+        turnstile_core::Viewer::Seat(turnstile_core::Seat(0)),
+    );
+    assert_eq!(view.round_targets, state.run.round_targets);
+    // Not the fallback: drawn from the plain deck (the default is the ace of spades and a
+    // high card; the first draw always changes the suit away from spades).
+    assert_ne!(view.round_targets.suit, Suit::Spades);
+}
+
+/// Sell values: half the catalog cost (at least $1), raised by the nest egg and the gift box
+/// at every round's end, paid when sold, and read by the cutlass.
+#[test]
+fn sell_values_grow_are_paid_and_are_read() {
+    let c = content();
+    // harlequin costs $2 (sells for $1), the nest egg $4 ($2), the gift box $6 ($3).
+    let mut run = run_of(&c, &[("harlequin", 0), ("nest_egg", 0), ("gift_box", 0)]);
+    let values = |r: &RunState| r.jokers.iter().map(|j| j.sell_value).collect::<Vec<_>>();
+    assert_eq!(values(&run), [1, 2, 3]);
+    end_small(&mut run, &c);
+    // The egg +3 for itself, the box +1 for every joker.
+    assert_eq!(values(&run), [2, 6, 4]);
+    end_small(&mut run, &c);
+    assert_eq!(values(&run), [3, 10, 5]);
+    // Selling the egg pays its grown value.
+    let before = run.money;
+    run::sell_joker(&mut run, &c, 1).unwrap();
+    assert_eq!(run.money, before + 10);
+    // The cutlass adds the others' sell values as mult: 3 + 5 = 8 on the pair's 2 (the
+    // harlequin's +4 first): 2 + 4 + 8 = 14.
+    run.jokers.push(c.joker("cutlass").unwrap());
+    run::rebuild(&mut run, &c).unwrap();
+    let r = score_hand(&mut run, &c, &cards("AS AH 3C"), &[], true).unwrap();
+    assert_eq!(r.mult, Fixed::from_int(14));
+    // A rental joker sells for half the rental price ($1).
+    let mut run = run_of(&c, &[]);
+    run.money = 10;
+    let stickers = turnstile_clover::state::Stickers {
+        rental: true,
+        ..Default::default()
+    };
+    run::buy_joker_with(&mut run, &c, "nest_egg", stickers).unwrap();
+    assert_eq!(run.jokers[0].sell_value, 1);
 }

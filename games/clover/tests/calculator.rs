@@ -194,3 +194,27 @@ fn a_suit_debuffing_boss_debuffs_wild_cards_and_they_count_for_no_suit() {
     let plain = score(&pair_with(serde_json::json!({"boss": "bramble"})));
     assert_eq!(plain.chips, free.chips);
 }
+
+/// The round's card and suit change a score (the effigy's and the relic's targets), so the
+/// input names them; omitted, they are the ace of spades and spades.
+#[test]
+fn the_rounds_card_and_suit_are_input() {
+    let effigy = serde_json::json!({"jokers": [{"id": "effigy"}, {"id": "relic"}]});
+    // 8S 8H, a pair of eights: 26 chips x2. Defaults (the ace of spades, spades): only the
+    // relic's suit matches the 8S: x3.
+    let r = score(&pair_with(effigy.clone()));
+    assert_eq!((r.chips, r.mult.floor_int()), (26, 3));
+    // The round's card the eight of hearts, the suit hearts: the 8H is both, x2 x1.5.
+    let mut input = pair_with(effigy.clone());
+    input["roundCard"] = serde_json::json!({"rank": "8", "suit": "hearts"});
+    input["roundSuit"] = serde_json::json!("hearts");
+    assert_eq!(score(&input).mult.floor_int(), 6);
+    // Neither eight: the card a king of clubs, the suit diamonds.
+    input["roundCard"] = serde_json::json!({"rank": "K", "suit": "clubs"});
+    input["roundSuit"] = serde_json::json!("diamonds");
+    assert_eq!(score(&input).mult.floor_int(), 2);
+    input["roundCard"] = serde_json::json!({"rank": "1", "suit": "clubs"});
+    let e = refusal(&input);
+    assert_eq!(e.code, "bad_rank");
+    assert!(e.message.starts_with("roundCard:"), "{}", e.message);
+}
