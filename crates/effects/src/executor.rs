@@ -441,7 +441,23 @@ impl<'t, H: EffectHost> Executor<'t, H> {
                     .eval_bool(&variables)
                     .map_err(|error| evaluation(row, error))
             }
-            CompiledCondition::Chance { chance, stream } => {
+            CompiledCondition::Chance {
+                chance,
+                stream,
+                guard,
+            } => {
+                if let Some(guard) = guard {
+                    let variables = HostVariables {
+                        host: &*host,
+                        context,
+                    };
+                    if !guard
+                        .eval_bool(&variables)
+                        .map_err(|error| evaluation(row, error))?
+                    {
+                        return Ok(false);
+                    }
+                }
                 let chance = host.chance(*chance, stream);
                 host.streams()
                     .roll(stream, chance)

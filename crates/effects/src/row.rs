@@ -365,13 +365,19 @@ pub enum Condition {
         formula: FormulaText,
     },
     /// A chance, rolled on a named stream: exactly one draw each time it is checked, hit or
-    /// miss.
+    /// miss. With a `formula` (a guarded chance: "1 in 4 for each scored 8"), the formula is
+    /// checked first and the chance is rolled only when it holds: no draw otherwise, so a
+    /// target the guard leaves out never moves the stream.
     Chance {
         /// The probability, `1/4`.
         #[schemars(with = "turnstile_sheets::ChanceSchema")]
         chance: Chance,
         /// The stream it draws from (the game declares its streams).
         stream: String,
+        /// The guard: a formula of the game's variables that must hold before the roll.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(with = "Option<turnstile_sheets::FormulaSchema>")]
+        formula: Option<FormulaText>,
     },
     /// The target bears a status, with at least some stacks.
     HasStatus {

@@ -198,7 +198,12 @@ pub(crate) enum AmountForm {
 pub(crate) enum CompiledCondition {
     Always,
     Formula(Formula),
-    Chance { chance: Chance, stream: Arc<str> },
+    Chance {
+        chance: Chance,
+        stream: Arc<str>,
+        /// Checked before the roll; no draw when it fails.
+        guard: Option<Formula>,
+    },
     HasStatus { status: Arc<str>, at_least: i64 },
 }
 
@@ -708,7 +713,11 @@ fn compile_row<V: GameVocabulary, H: EffectHost<Vocabulary = V>>(
                 None
             }
         },
-        Condition::Chance { chance, stream } => {
+        Condition::Chance {
+            chance,
+            stream,
+            formula,
+        } => {
             if passive {
                 fail("condition.$type", LoadError::PassiveChance);
             }
@@ -721,9 +730,20 @@ fn compile_row<V: GameVocabulary, H: EffectHost<Vocabulary = V>>(
                     },
                 );
             }
-            Some(CompiledCondition::Chance {
+            let guard = match formula {
+                None => Some(None),
+                Some(formula) => match compile_formula(formula, vocabulary, true) {
+                    Ok(f) => Some(Some(f)),
+                    Err(e) => {
+                        fail("condition.formula", e);
+                        None
+                    }
+                },
+            };
+            guard.map(|guard| CompiledCondition::Chance {
                 chance: *chance,
                 stream: Arc::from(stream.as_str()),
+                guard,
             })
         }
         Condition::HasStatus { status, at_least } => {

@@ -308,6 +308,65 @@ fn a_chance_draws_exactly_once_per_check() {
     }
 }
 
+/// A guarded chance checks its formula first and rolls only for the targets it lets through:
+/// a seat the guard leaves out neither hits nor moves the stream.
+#[test]
+fn a_guarded_chance_rolls_only_where_its_formula_holds() {
+    let t = table(&sheet(&[&row(
+        "card:a",
+        "0",
+        "OnTurnStart",
+        "Damage",
+        "AllSeats",
+        &[
+            ("condition.$type", "Chance"),
+            ("condition.chance", "1/2"),
+            ("condition.stream", "effect_proc"),
+            ("condition.formula", "target.health > 5"),
+            ("operation.amount", "1"),
+        ],
+    )]));
+    let chance: Chance = "1/2".parse().unwrap();
+    let mut world = World::new();
+    world.place("card:a", seat(0), Some(Seat(0)));
+    // Seat 1 is below the guard's 5 for good (it is never damaged further); ten turns take
+    // seat 0 to 10 at the lowest, so the guard always lets it through.
+    world.set(seat(1), "health", 4);
+    let mut mirror = world.streams.get("effect_proc").unwrap().clone();
+    let mut expected = 0;
+    for _ in 0..10 {
+        // One draw per resolution: seat 0's. Seat 1 is not rolled for.
+        if chance.roll(&mut mirror) {
+            expected += 1;
+        }
+        for step in render(&run(&t, &mut world, turn_start(0))) {
+            assert!(step.contains("seat0"), "{step}");
+        }
+    }
+    assert_eq!(world.streams.get("effect_proc").unwrap(), &mirror);
+    assert_eq!(world.get(seat(0), "health"), 20 - expected);
+    assert_eq!(world.get(seat(1), "health"), 4);
+    // An ill-formed guard is refused at load, named by its column.
+    let problems = problems(&sheet(&[&row(
+        "card:a",
+        "0",
+        "OnTurnStart",
+        "Damage",
+        "AllSeats",
+        &[
+            ("condition.$type", "Chance"),
+            ("condition.chance", "1/2"),
+            ("condition.stream", "effect_proc"),
+            ("condition.formula", "nosuch > 1"),
+            ("operation.amount", "1"),
+        ],
+    )]));
+    assert!(
+        problems.iter().any(|p| p.contains("condition.formula")),
+        "{problems:?}"
+    );
+}
+
 #[test]
 fn each_operation_changes_what_it_says() {
     let t = table(&sheet(&[

@@ -406,6 +406,7 @@ pub const VARIABLES: &[(&str, Type)] = &[
     ("card.roundDiscardRank", Type::Bool),
     ("hand.roundHand", Type::Bool),
     ("jokers.otherSellValue", Type::Int),
+    ("scored.aces", Type::Int),
 ];
 
 /// The variable schema of [`VARIABLES`].
@@ -1379,6 +1380,14 @@ impl EffectHost for RunState {
                         .fold(0i64, |sum, (_, j)| sum.saturating_add(j.sell_value)),
                 )
             }
+            // Scoring aces, debuffed and stone cards left out.
+            67 => Value::Int(
+                (d.scoring.iter())
+                    .filter(|&&i| !s.debuffed.get(i).copied().unwrap_or(false))
+                    .filter_map(|&i| s.played.get(i))
+                    .filter(|c| !c.is_stone() && c.rank == 14)
+                    .count() as i64,
+            ),
             _ => return None,
         })
     }

@@ -2203,3 +2203,67 @@ fn sell_values_grow_are_paid_and_are_read() {
     run::buy_joker_with(&mut run, &c, "nest_egg", stickers).unwrap();
     assert_eq!(run.jokers[0].sell_value, 1);
 }
+
+/// Guarded chances: each roll is made only for the cards its formula names (no draw for the
+/// others), and with enough chance doublers it is certain (forced outcome, whatever the seed).
+#[test]
+fn guarded_chance_jokers_roll_only_for_their_cards() {
+    let c = content();
+    let joker_proc = |r: &RunState| format!("{:?}", r.streams.get("joker_proc").unwrap());
+    // Certain: one doubler makes 1 in 2 sure, two make 1 in 4 sure.
+    let mut run = run_of(&c, &[("calling_card", 0), ("loaded_dice", 0)]);
+    let before = run.money;
+    score_hand(&mut run, &c, &cards("KS KH 3C"), &[], true).unwrap();
+    assert_eq!(run.money, before + 4, "calling card: $2 for each scored king");
+    let mut run = run_of(&c, &[("garnet_eye", 0), ("loaded_dice", 0)]);
+    let r = score_hand(&mut run, &c, &cards("AS AH 3C"), &[], true).unwrap();
+    assert_eq!(r.mult, Fixed::from_int(3), "garnet eye: x1.5 for the scored heart");
+    let mut run = run_of(&c, &[("valet_stand", 0), ("loaded_dice", 0)]);
+    let before = run.money;
+    score_hand(&mut run, &c, &cards("AS AH"), &cards("KS QD 3C"), true).unwrap();
+    assert_eq!(run.money, before + 2, "valet stand: $1 for each held face card");
+    let mut run = run_of(
+        &c,
+        &[("eight_ball", 0), ("loaded_dice", 0), ("loaded_dice", 0)],
+    );
+    score_hand(&mut run, &c, &cards("8S 8H 3C"), &[], true).unwrap();
+    assert_eq!(run.consumables.len(), 2, "eight ball: a tarot for each scored 8");
+    assert!(run.consumables.iter().all(|t| t.starts_with("tarot:")));
+    // The guard fails for every card: no roll at all.
+    for (joker, played, held) in [
+        ("calling_card", "AS AH 3C", ""),
+        ("garnet_eye", "AS AC 3C", ""),
+        ("valet_stand", "AS AH", "2S 3D"),
+        ("eight_ball", "AS AH 3C", ""),
+    ] {
+        let mut run = run_of(&c, &[(joker, 0)]);
+        let before = joker_proc(&run);
+        score_hand(&mut run, &c, &cards(played), &cards(held), true).unwrap();
+        assert_eq!(joker_proc(&run), before, "{joker}: rolled for a card it ignores");
+    }
+    // The guard holds: one draw per card it names.
+    let mut run = run_of(&c, &[("calling_card", 0)]);
+    let mut mirror = run.streams.get("joker_proc").unwrap().clone();
+    let half = turnstile_core::determinism::Chance::new(1, 2).unwrap();
+    let hits = (0..2).filter(|_| half.roll(&mut mirror)).count() as i64;
+    let before = run.money;
+    score_hand(&mut run, &c, &cards("KS KH 3C"), &[], true).unwrap();
+    assert_eq!(run.streams.get("joker_proc").unwrap(), &mirror);
+    assert_eq!(run.money, before + 2 * hits);
+}
+
+/// Twin paths: a tarot for a ladder (straight) with a scored ace, none without the ace.
+#[test]
+fn twin_paths_needs_a_ladder_and_an_ace() {
+    let c = content();
+    let mut run = run_of(&c, &[("twin_paths", 0)]);
+    score_hand(&mut run, &c, &cards("AS 2H 3C 4D 5S"), &[], true).unwrap();
+    assert_eq!(run.consumables.len(), 1);
+    assert!(run.consumables[0].starts_with("tarot:"));
+    let mut run = run_of(&c, &[("twin_paths", 0)]);
+    score_hand(&mut run, &c, &cards("2H 3C 4D 5S 6H"), &[], true).unwrap();
+    assert!(run.consumables.is_empty());
+    let mut run = run_of(&c, &[("twin_paths", 0)]);
+    score_hand(&mut run, &c, &cards("AS AH 3C"), &[], true).unwrap();
+    assert!(run.consumables.is_empty());
+}
