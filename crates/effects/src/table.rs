@@ -204,7 +204,10 @@ pub(crate) enum CompiledCondition {
         /// Checked before the roll; no draw when it fails.
         guard: Option<Formula>,
     },
-    HasStatus { status: Arc<str>, at_least: i64 },
+    HasStatus {
+        status: Arc<str>,
+        at_least: i64,
+    },
 }
 
 /// An operation, compiled.

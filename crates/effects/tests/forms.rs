@@ -43,17 +43,13 @@ fn condition() -> impl Strategy<Value = Condition> {
     prop_oneof![
         Just(Condition::Always),
         formula().prop_map(|formula| Condition::Formula { formula }),
-        (
-            0u32..10,
-            1u32..10,
-            name(),
-            proptest::option::of(formula())
-        )
-            .prop_map(|(num, den, stream, formula)| Condition::Chance {
+        (0u32..10, 1u32..10, name(), proptest::option::of(formula())).prop_map(
+            |(num, den, stream, formula)| Condition::Chance {
                 chance: Chance::new(num, den).unwrap(),
                 stream,
                 formula,
-            }),
+            }
+        ),
         (name(), proptest::option::of(any::<u32>()))
             .prop_map(|(status, at_least)| Condition::HasStatus { status, at_least }),
     ]

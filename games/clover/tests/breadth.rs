@@ -2214,20 +2214,36 @@ fn guarded_chance_jokers_roll_only_for_their_cards() {
     let mut run = run_of(&c, &[("calling_card", 0), ("loaded_dice", 0)]);
     let before = run.money;
     score_hand(&mut run, &c, &cards("KS KH 3C"), &[], true).unwrap();
-    assert_eq!(run.money, before + 4, "calling card: $2 for each scored king");
+    assert_eq!(
+        run.money,
+        before + 4,
+        "calling card: $2 for each scored king"
+    );
     let mut run = run_of(&c, &[("garnet_eye", 0), ("loaded_dice", 0)]);
     let r = score_hand(&mut run, &c, &cards("AS AH 3C"), &[], true).unwrap();
-    assert_eq!(r.mult, Fixed::from_int(3), "garnet eye: x1.5 for the scored heart");
+    assert_eq!(
+        r.mult,
+        Fixed::from_int(3),
+        "garnet eye: x1.5 for the scored heart"
+    );
     let mut run = run_of(&c, &[("valet_stand", 0), ("loaded_dice", 0)]);
     let before = run.money;
     score_hand(&mut run, &c, &cards("AS AH"), &cards("KS QD 3C"), true).unwrap();
-    assert_eq!(run.money, before + 2, "valet stand: $1 for each held face card");
+    assert_eq!(
+        run.money,
+        before + 2,
+        "valet stand: $1 for each held face card"
+    );
     let mut run = run_of(
         &c,
         &[("eight_ball", 0), ("loaded_dice", 0), ("loaded_dice", 0)],
     );
     score_hand(&mut run, &c, &cards("8S 8H 3C"), &[], true).unwrap();
-    assert_eq!(run.consumables.len(), 2, "eight ball: a tarot for each scored 8");
+    assert_eq!(
+        run.consumables.len(),
+        2,
+        "eight ball: a tarot for each scored 8"
+    );
     assert!(run.consumables.iter().all(|t| t.starts_with("tarot:")));
     // The guard fails for every card: no roll at all.
     for (joker, played, held) in [
@@ -2239,7 +2255,11 @@ fn guarded_chance_jokers_roll_only_for_their_cards() {
         let mut run = run_of(&c, &[(joker, 0)]);
         let before = joker_proc(&run);
         score_hand(&mut run, &c, &cards(played), &cards(held), true).unwrap();
-        assert_eq!(joker_proc(&run), before, "{joker}: rolled for a card it ignores");
+        assert_eq!(
+            joker_proc(&run),
+            before,
+            "{joker}: rolled for a card it ignores"
+        );
     }
     // The guard holds: one draw per card it names.
     let mut run = run_of(&c, &[("calling_card", 0)]);

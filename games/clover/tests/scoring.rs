@@ -352,6 +352,7 @@ fn every_joker_acts_somewhere() {
         ("3S 3H 9C 9D", "8S"),
         ("JS", "QS KD"),
         ("2H 3H 4H 5H 6H", "9C"),
+        ("AS 2H 3C 4D 5S", "KS"),
     ];
     // Rows of other moments are tested where those moments happen (tests/breadth.rs).
     let later = [
