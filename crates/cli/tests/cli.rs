@@ -607,7 +607,7 @@ fn content_report_lists_each_game_s_own_vocabulary() {
         &["content", "report", "clover"],
         0,
         &[
-            "game-declared triggers: 18, scopes: 8, operations: 11",
+            "game-declared triggers: 20, scopes: 8, operations: 11",
             "game trigger OnCardScored: ",
             "game scope LeftNeighbour: 0 rows",
             "game operation AddChips: ",

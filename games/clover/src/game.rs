@@ -740,6 +740,7 @@ impl CloverState {
                 self.run.money -= cost;
                 let picks = entry.picks.max(1);
                 let items = run::pack_contents(&mut self.run, content, &pack).map_err(reject)?;
+                run::pack_opened(&mut self.run, content).map_err(reject)?;
                 self.packs.remove(usize::from(*slot));
                 events.push(CloverEvent::PackOpened {
                     pack: pack.clone(),

@@ -333,6 +333,11 @@ pub fn sell_joker(run: &mut RunState, content: &Content, slot: usize) -> Result<
     run.jokers.remove(slot);
     run.money = run.money.saturating_add(value);
     rebuild(run, content)?;
+    resolve(
+        run,
+        content,
+        Event::new(Trigger::Game(CloverTrigger::OnJokerSold)),
+    )?;
     Ok(())
 }
 
@@ -734,6 +739,16 @@ pub fn reroll_shop(
         Event::new(Trigger::Game(CloverTrigger::OnReroll)),
     )?;
     Ok(offers)
+}
+
+/// A booster pack was opened (its contents drawn): the jokers' `OnPackOpened` rows.
+pub fn pack_opened(run: &mut RunState, content: &Content) -> Result<(), RunError> {
+    resolve(
+        run,
+        content,
+        Event::new(Trigger::Game(CloverTrigger::OnPackOpened)),
+    )?;
+    Ok(())
 }
 
 /// A booster pack was closed with picks left (`skipPack`): its `OnPackSkipped` rows.

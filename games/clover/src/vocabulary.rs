@@ -85,6 +85,10 @@ pub enum CloverTrigger {
     OnReroll,
     /// A booster pack is closed with picks left.
     OnPackSkipped,
+    /// A booster pack is opened (its contents are drawn).
+    OnPackOpened,
+    /// Another joker was sold: every joker still owned hears it.
+    OnJokerSold,
 }
 
 impl Named for CloverTrigger {
@@ -107,6 +111,8 @@ impl Named for CloverTrigger {
         CloverTrigger::OnBossDefeated,
         CloverTrigger::OnReroll,
         CloverTrigger::OnPackSkipped,
+        CloverTrigger::OnPackOpened,
+        CloverTrigger::OnJokerSold,
     ];
 
     fn name(self) -> &'static str {
@@ -129,6 +135,8 @@ impl Named for CloverTrigger {
             CloverTrigger::OnBossDefeated => "OnBossDefeated",
             CloverTrigger::OnReroll => "OnReroll",
             CloverTrigger::OnPackSkipped => "OnPackSkipped",
+            CloverTrigger::OnPackOpened => "OnPackOpened",
+            CloverTrigger::OnJokerSold => "OnJokerSold",
         }
     }
 
@@ -172,6 +180,10 @@ impl Named for CloverTrigger {
             CloverTrigger::OnBossDefeated => "A boss blind is beaten.",
             CloverTrigger::OnReroll => "The shop is rerolled.",
             CloverTrigger::OnPackSkipped => "A booster pack is closed with picks left.",
+            CloverTrigger::OnPackOpened => "A booster pack is opened (its contents are drawn).",
+            CloverTrigger::OnJokerSold => {
+                "Another joker was sold: every joker still owned hears it, after the sold one left."
+            }
         }
     }
 }

@@ -89,6 +89,16 @@ const W: i64 = 10_000;
 
 /// Pair of aces (`AS AH 3C`): 10 + 11 + 11 = 32 chips, ×2 — the baseline most cases change.
 const SCORED: &[Scored] = &[
+    // Four jokers sold: x2.
+    Scored {
+        thing: "bonfire",
+        jokers: &[("bonfire", 4)],
+        setup: none,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 4 * W,
+    },
     // The round's card is the ace of spades: only the AS is it (x2); the AH is the wrong suit.
     Scored {
         thing: "effigy",
@@ -625,6 +635,34 @@ fn money(run: &RunState) -> i64 {
 }
 
 const AFTER: &[After] = &[
+    After {
+        thing: "bonfire",
+        jokers: &[("bonfire", 0), ("harlequin", 0)],
+        act: |r, c| run::sell_joker(r, c, 1).unwrap(),
+        check: |_, a| a.jokers.len() == 1 && a.jokers[0].counter == 1,
+        want: "counter 1 after another joker is sold",
+    },
+    After {
+        thing: "bonfire resets",
+        jokers: &[("bonfire", 3)],
+        act: end_boss,
+        check: |_, a| a.jokers[0].counter == 0,
+        want: "counter 0 after a boss blind",
+    },
+    After {
+        thing: "bonfire (a small blind)",
+        jokers: &[("bonfire", 3)],
+        act: end_small,
+        check: |_, a| a.jokers[0].counter == 3,
+        want: "counter 3",
+    },
+    After {
+        thing: "daydream",
+        jokers: &[("daydream", 0), ("loaded_dice", 0)],
+        act: |r, c| run::pack_opened(r, c).unwrap(),
+        check: |_, a| a.consumables.len() == 1 && a.consumables[0].starts_with("tarot:"),
+        want: "a tarot, certain with a chance doubler",
+    },
     After {
         thing: "keep",
         jokers: &[("keep", 0)],

@@ -363,6 +363,8 @@ fn every_joker_acts_somewhere() {
         "OnRoundStart",
         "OnUse",
         "OnBossDefeated",
+        "OnPackOpened",
+        "OnJokerSold",
     ];
     for joker in c.of_kind("joker") {
         let owner = format!("joker:{}", joker.id);
