@@ -976,6 +976,7 @@ impl Game for Clover {
             run::starting_deck(&mut run).map_err(|e| SetupError::new(e.code(), e.to_string()))?;
         run::draw_round_targets(&mut run, &cards)
             .map_err(|e| SetupError::new(e.code(), e.to_string()))?;
+        run.deck_start = crate::state::DeckCounts::of(&cards, 0).size;
         run.scoring = crate::state::Scoring::default();
         Ok(CloverState {
             run,

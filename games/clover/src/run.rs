@@ -447,6 +447,11 @@ pub fn use_consumable_on(
         });
     }
     run.consumables.remove(index);
+    if owner.starts_with("planet:") {
+        if let Err(at) = run.planets_used.binary_search(&owner) {
+            run.planets_used.insert(at, owner.clone());
+        }
+    }
     run.scoring.held = cards.to_vec();
     run.scoring.selected = cards.len();
     run.scoring.destroyed_held.clear();

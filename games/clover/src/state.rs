@@ -407,6 +407,8 @@ pub const VARIABLES: &[(&str, Type)] = &[
     ("hand.roundHand", Type::Bool),
     ("jokers.otherSellValue", Type::Int),
     ("scored.aces", Type::Int),
+    ("deck.belowStart", Type::Int),
+    ("run.planetsUsed", Type::Int),
 ];
 
 /// The variable schema of [`VARIABLES`].
@@ -499,6 +501,10 @@ impl Stickers {
 }
 
 fn is_zero(n: &u16) -> bool {
+    *n == 0
+}
+
+fn is_zero_i64(n: &i64) -> bool {
     *n == 0
 }
 
@@ -612,6 +618,8 @@ pub struct DeckCounts {
     pub nines: i64,
     /// Enhanced cards the run owns.
     pub enhanced: i64,
+    /// Cards the run owns.
+    pub size: i64,
 }
 
 impl DeckCounts {
@@ -624,6 +632,7 @@ impl DeckCounts {
             stone: count(&|c| c.is_stone()),
             nines: count(&|c| !c.is_stone() && c.rank == 9),
             enhanced: count(&|c| c.enhancement != crate::cards::Enhancement::None),
+            size: cards.len() as i64,
         }
     }
 }
@@ -774,6 +783,12 @@ pub struct RunState {
     /// This round's targets (see [`RoundTargets`]).
     #[serde(default)]
     pub round_targets: RoundTargets,
+    /// How many cards the run's deck had when the run started (0 for a bare run).
+    #[serde(default, skip_serializing_if = "is_zero_i64")]
+    pub deck_start: i64,
+    /// The planet cards used this run, each once (`planet:<id>`), sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub planets_used: Vec<String>,
     /// Statuses (clover has none; the host contract asks for a board).
     pub statuses: StatusBoard,
     /// The hand being scored.
@@ -813,6 +828,8 @@ impl RunState {
             shops: 0,
             boss_rerolled: false,
             round_targets: RoundTargets::default(),
+            deck_start: 0,
+            planets_used: Vec::new(),
             round_hands: 0,
             skips: 0,
             unused_discards: 0,
@@ -1388,6 +1405,14 @@ impl EffectHost for RunState {
                     .filter(|c| !c.is_stone() && c.rank == 14)
                     .count() as i64,
             ),
+            // Cards the deck has lost since the run started (0 while the game has not told
+            // the deck's size, so in the calculator).
+            68 => Value::Int(if s.deck.size == 0 {
+                0
+            } else {
+                (self.deck_start - s.deck.size).max(0)
+            }),
+            69 => Value::Int(self.planets_used.len() as i64),
             _ => return None,
         })
     }

@@ -32,7 +32,7 @@ fn last_hand(run: &mut RunState) {
     run.hands_left = 0;
 }
 
-/// 20 cards left to draw, 4 steel, 2 stone, 3 nines, 16 enhanced.
+/// 20 cards left to draw, 4 steel, 2 stone, 3 nines, 16 enhanced, 48 in all.
 fn deck_counts(run: &mut RunState) {
     run.scoring.deck = turnstile_clover::state::DeckCounts {
         left: 20,
@@ -40,6 +40,7 @@ fn deck_counts(run: &mut RunState) {
         stone: 2,
         nines: 3,
         enhanced: 16,
+        size: 48,
     };
 }
 
@@ -89,6 +90,29 @@ const W: i64 = 10_000;
 
 /// Pair of aces (`AS AH 3C`): 10 + 11 + 11 = 32 chips, ×2 — the baseline most cases change.
 const SCORED: &[Scored] = &[
+    // A 52-card start, 48 now: four lost, +16.
+    Scored {
+        thing: "landslide",
+        jokers: &[("landslide", 0)],
+        setup: |r| {
+            deck_counts(r);
+            r.deck_start = 52;
+        },
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 18 * W,
+    },
+    // A bare run (the calculator) does not know its deck: nothing lost.
+    Scored {
+        thing: "landslide (no deck told)",
+        jokers: &[("landslide", 0)],
+        setup: none,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 2 * W,
+    },
     // Four jokers sold: x2.
     Scored {
         thing: "bonfire",
@@ -2324,4 +2348,41 @@ fn twin_paths_needs_a_ladder_and_an_ace() {
     let mut run = run_of(&c, &[("twin_paths", 0)]);
     score_hand(&mut run, &c, &cards("AS AH 3C"), &[], true).unwrap();
     assert!(run.consumables.is_empty());
+}
+
+/// The orbiter pays $1 at a round's end for each different planet used this run (the same
+/// planet twice counts once).
+#[test]
+fn the_orbiter_counts_different_planets_used() {
+    let c = content();
+    let planets: Vec<String> = c
+        .of_kind("planet")
+        .take(2)
+        .map(|e| format!("planet:{}", e.id))
+        .collect();
+    let ended = |jokers: &[(&str, i64)]| {
+        let mut run = run_of(&c, jokers);
+        for p in [&planets[0], &planets[0], &planets[1]] {
+            use_card(&mut run, &c, p);
+        }
+        assert_eq!(run.planets_used, {
+            let mut used = planets.clone();
+            used.sort();
+            used
+        });
+        // No money, so the $2 cannot reach a $5 of interest (the round's end pays the
+        // jokers' money before it counts interest).
+        run.money = 0;
+        end_small(&mut run, &c);
+        run.money
+    };
+    assert_eq!(ended(&[("orbiter", 0)]), ended(&[]) + 2);
+}
+
+/// The game tells the rows how many cards the deck had at the start.
+#[test]
+fn the_game_remembers_the_decks_starting_size() {
+    let (_, state) = new_game("deck-start", 1);
+    assert_eq!(state.run.deck_start, state.cards.len() as i64);
+    assert_eq!(state.run.deck_start, 52);
 }

@@ -410,6 +410,7 @@ fn every_joker_acts_somewhere() {
                     stone: 1,
                     nines: 1,
                     enhanced: 16,
+                    size: 40,
                 };
                 // Half the tries lead with a gold card (jokers of scored gold cards).
                 let text = played;
