@@ -14,7 +14,7 @@ const RANKS = { 11: "J", 12: "Q", 13: "K", 14: "A" };
 const SUITS = { spades: ["♠", "dark"], hearts: ["♥", "red"], clubs: ["♣", "dark"], diamonds: ["♦", "red"] };
 // HandType order (games/clover/src/hands.rs): the index of `levels` and of `hand.type`
 export const HANDS = ["high_card", "pair", "two_pair", "three_of_a_kind", "straight", "flush", "full_house", "four_of_a_kind", "straight_flush", "five_of_a_kind", "flush_house", "flush_five"];
-const KNOWN_VIEW = new Set(["phase", "ante", "blind", "target", "scored", "money", "handsLeft", "discardsLeft", "hand", "deckCount", "deckSize", "jokers", "consumables", "shop", "packs", "pack", "levels", "boss", "won", "tags", "vouchers", "stake", "deckId", "rerollCost", "blinds", "bossRerollCost", "roundTargets"]);
+const KNOWN_VIEW = new Set(["phase", "ante", "blind", "target", "scored", "money", "handsLeft", "discardsLeft", "hand", "deckCount", "deckSize", "jokers", "consumables", "shop", "packs", "pack", "levels", "boss", "won", "tags", "vouchers", "stake", "deckId", "rerollCost", "blinds", "bossRerollCost", "roundTargets", "shopPrices", "packPrices"]);
 // Jokers that read one of the round's targets (`roundTargets`, docs/clover.md "Round targets"):
 // each shows what it looks for this round.
 const ROUND_TARGET = {
@@ -280,8 +280,8 @@ export function mount(root, ctx) {
     const slot = action && typeof action === "object" ? action.slot ?? action.index : null;
     if (kind === "buy" || kind === "openPack") {
       const ref = kind === "buy" ? offerRef(v.shop[slot]) : v.packs && v.packs[slot];
-      const e = ref && entry(ref);
-      if (e && e.cost != null && e.cost > v.money) return `${nameOf(ref)} costs $${e.cost}; you have $${v.money}.`;
+      const price = ref ? priceOf(kind === "buy" ? "shop" : "packs", slot) : null;
+      if (price != null && price > v.money) return `${nameOf(ref)} costs $${price}; you have $${v.money}.`;
       if (kind === "buy" && ref && String(ref).startsWith("joker:")) return "Your joker row is full: sell a joker first.";
       if (ref) return "There is no room for it: use or sell something first.";
     }
@@ -573,10 +573,10 @@ export function mount(root, ctx) {
     } else if (v.phase === "shop") {
       parts.push(h("h2", {}, "Shop"),
         h("div", { class: "shop", role: "list", "aria-label": "Offers" }, v.shop.length ? v.shop.map((offer, i) =>
-          offerCard(offerRef(offer), stickerText(offer), v.money, actionButton("Buy", "buy", { type: "buy", slot: i }, { "aria-label": `Buy ${nameOf(offerRef(offer))}${costText(offerRef(offer))}` }), i))
+          offerCard(offerRef(offer), stickerText(offer), v.money, actionButton("Buy", "buy", { type: "buy", slot: i }, { "aria-label": `Buy ${nameOf(offerRef(offer))}${costText(priceOf("shop", i))}` }), i, priceOf("shop", i)))
           : h("p", { class: "muted" }, "Sold out.")),
         v.packs && v.packs.length ? [h("h3", {}, "Booster packs"), h("div", { class: "shop packs", role: "list", "aria-label": "Booster packs" }, v.packs.map((ref, i) =>
-          offerCard(ref, [], v.money, actionButton("Open", "openPack", { type: "openPack", slot: i }, { "aria-label": `Buy and open ${nameOf(ref)}${costText(ref)}` }), i)))] : null,
+          offerCard(ref, [], v.money, actionButton("Open", "openPack", { type: "openPack", slot: i }, { "aria-label": `Buy and open ${nameOf(ref)}${costText(priceOf("packs", i))}` }), i, priceOf("packs", i))))] : null,
         h("div", { class: "row" },
           actionButton(v.rerollCost != null ? `Reroll ($${v.rerollCost})` : "Reroll", "reroll", { type: "reroll" }),
           actionButton("Leave the shop", "leaveShop", { type: "leaveShop" }, { class: "primary" })));
@@ -586,7 +586,7 @@ export function mount(root, ctx) {
         h("div", { class: "shop pack-items", role: "list", "aria-label": "The pack's cards" }, p.items.map((it, i) => {
           const pick = actionButton("Take", "pickPack", { type: "pickPack", index: i });
           if (it.card) return h("div", { class: "offer kind-card", role: "listitem", "data-slot": i }, h("span", { class: "kind muted" }, "playing card"), playingCard(it.card, i), h("span", {}, cardText(it.card)), pick);
-          return offerCard(it.item, stickerText(it), null, pick, i, false);
+          return offerCard(it.item, stickerText(it), null, pick, i, null);
         })),
         h("div", { class: "row" }, actionButton("Skip the rest", "skipPack", { type: "skipPack" })));
     } else parts.push(h("p", {}, `Phase: ${v.phase}`));
@@ -594,13 +594,26 @@ export function mount(root, ctx) {
     if (focusedIdx != null) stage.querySelector(`[data-index="${focusedIdx}"], [data-action="${focusedIdx}"]`)?.focus();
   }
 
-  function costText(ref) {
-    const e = entry(ref);
-    return e && e.cost != null ? ` for $${e.cost}` : "";
+  /**
+   * What shop offer or pack `i` costs now: the server's price (`shopPrices`/`packPrices`, with
+   * discounts, rental stickers and free planets applied), else the catalog cost of an older
+   * server that sends none.
+   */
+  function priceOf(list, i) {
+    const v = snap.view;
+    const given = v[list === "shop" ? "shopPrices" : "packPrices"];
+    if (Array.isArray(given) && given[i] != null) return given[i];
+    const ref = list === "shop" ? offerRef(v.shop[i]) : v.packs[i];
+    const e = ref && entry(ref);
+    return e && e.cost != null ? e.cost : null;
   }
 
-  /** An offer by its catalog entry; a kind this page does not know shows its name and id alike. A pack's cards are free: no price. */
-  function offerCard(ref, stickers, money, button, i, priced = true) {
+  function costText(price) {
+    return price != null ? ` for $${price}` : "";
+  }
+
+  /** An offer by its catalog entry; a kind this page does not know shows its name and id alike. `price` is null for a pack's cards: they are free. */
+  function offerCard(ref, stickers, money, button, i, price) {
     const e = entry(ref);
     const [kind] = String(ref).split(":");
     return h("div", { class: `offer kind-${kind}`, role: "listitem", "data-slot": i },
@@ -609,7 +622,7 @@ export function mount(root, ctx) {
       h("strong", {}, nameOf(ref)),
       h("span", { class: "text" }, e ? e.text : ""),
       stickers.map((t) => h("span", { class: "sticker" }, t)),
-      priced ? h("span", { class: `cost${money != null && e && e.cost > money ? " short" : ""}` }, e && e.cost != null ? `$${e.cost}` : "") : null,
+      price != null ? h("span", { class: `cost${money != null && price > money ? " short" : ""}${price === 0 ? " free" : ""}` }, price === 0 ? "free" : `$${price}`) : null,
       button);
   }
 

@@ -385,8 +385,13 @@ pub struct CloverView {
     pub consumables: Vec<String>,
     /// Current shop offers.
     pub shop: Vec<ShopOffer>,
+    /// What each shop offer costs now, in `shop` order (discounts, rental stickers and
+    /// free planets applied: the price `buy` charges).
+    pub shop_prices: Vec<i64>,
     /// The shop's booster packs (their contents are not drawn until opened).
     pub packs: Vec<String>,
+    /// What each pack costs now, in `packs` order.
+    pub pack_prices: Vec<i64>,
     /// The open pack, if any.
     pub pack: Option<OpenPack>,
     /// Playing cards the run owns.
@@ -694,12 +699,7 @@ impl CloverState {
                 } else if kind == "voucher" {
                     run::buy_voucher(&mut self.run, content, id).map_err(reject)?;
                 } else {
-                    let cost = self.run.price(
-                        content
-                            .catalog
-                            .get(&offer.item)
-                            .map_or(0, |e| i64::from(e.cost)),
-                    );
+                    let cost = run::offer_price(&self.run, content, &offer.item, offer.stickers);
                     if self.run.spendable() < cost {
                         return Err(reject(RunError::NotEnoughMoney {
                             cost,
@@ -730,7 +730,7 @@ impl CloverState {
                     .catalog
                     .get(&pack)
                     .ok_or_else(|| reject(RunError::NotAvailable(pack.clone())))?;
-                let cost = self.run.price(i64::from(entry.cost));
+                let cost = run::pack_price(&self.run, content, &pack);
                 if self.run.spendable() < cost {
                     return Err(reject(RunError::NotEnoughMoney {
                         cost,
@@ -1182,7 +1182,17 @@ impl Game for Clover {
             jokers: r.jokers.clone(),
             consumables: r.consumables.clone(),
             shop: state.shop.clone(),
+            shop_prices: state
+                .shop
+                .iter()
+                .map(|o| run::offer_price(r, content.content(), &o.item, o.stickers))
+                .collect(),
             packs: state.packs.clone(),
+            pack_prices: state
+                .packs
+                .iter()
+                .map(|p| run::pack_price(r, content.content(), p))
+                .collect(),
             pack: state.pack.clone(),
             deck_size: u32::try_from(state.cards.len()).unwrap_or(0),
             levels: r.levels.clone(),
@@ -1344,7 +1354,7 @@ pub fn bot_action(content: &Content, state: &CloverState) -> Option<CloverAction
                 let Some(entry) = content.catalog.get(pack) else {
                     continue;
                 };
-                let cost = i64::from(entry.cost);
+                let cost = run::pack_price(&state.run, content, pack);
                 let wanted = if entry.holds.as_deref() == Some("joker") {
                     room && cost <= state.run.money
                 } else {

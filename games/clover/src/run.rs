@@ -272,6 +272,32 @@ pub fn joker_price(run: &RunState, content: &Content, id: &str, stickers: Sticke
     )
 }
 
+/// The price of a shop offer (`kind:id`) as the shop asks it now: a joker's from
+/// [`joker_price`], a planet's $0 under the `free_planets` rule, anything else its catalog
+/// cost less the discount ([`RunState::price`]). The view shows these, so the page never
+/// prices an offer differently from the rules that charge it.
+pub fn offer_price(run: &RunState, content: &Content, item: &str, stickers: Stickers) -> i64 {
+    if let Some(id) = item.strip_prefix("joker:") {
+        return joker_price(run, content, id, stickers);
+    }
+    if item.starts_with("planet:") && run.rule(crate::state::Rule::FreePlanets) > 0 {
+        return 0;
+    }
+    run.price(content.catalog.get(item).map_or(0, |e| i64::from(e.cost)))
+}
+
+/// The price of a booster pack (`pack:<id>`): its catalog cost less the discount, $0 for a
+/// Celestial pack under the `free_planets` rule.
+pub fn pack_price(run: &RunState, content: &Content, pack: &str) -> i64 {
+    let Some(entry) = content.catalog.get(pack) else {
+        return 0;
+    };
+    if entry.holds.as_deref() == Some("planet") && run.rule(crate::state::Rule::FreePlanets) > 0 {
+        return 0;
+    }
+    run.price(i64::from(entry.cost))
+}
+
 /// Buys a joker offered with `stickers` (see [`buy_joker`]).
 pub fn buy_joker_with(
     run: &mut RunState,

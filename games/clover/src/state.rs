@@ -101,6 +101,7 @@ pub const RULES: &[(&str, i64)] = &[
     ("hook_discards", 0),
     ("draw_count", 0),
     ("telescope", 0),
+    ("free_planets", 0),
 ];
 
 /// A rule resource by name, checked by the compiler: `run.rule(Rule::JokerSlots)`, so a
@@ -214,11 +215,13 @@ pub enum Rule {
     /// `telescope` (default 0): 1: a Celestial pack's first card is the planet of the most
     /// played poker hand (once a hand has been played).
     Telescope,
+    /// `free_planets` (default 0): 1: planet cards and Celestial packs in the shop cost $0.
+    FreePlanets,
 }
 
 impl Rule {
     /// Every rule, in [`RULES`] order.
-    pub const ALL: [Rule; 52] = [
+    pub const ALL: [Rule; 53] = [
         Rule::HandSize,
         Rule::Hands,
         Rule::Discards,
@@ -271,6 +274,7 @@ impl Rule {
         Rule::HookDiscards,
         Rule::DrawCount,
         Rule::Telescope,
+        Rule::FreePlanets,
     ];
 
     /// The rule's name, as rows write it.
@@ -328,6 +332,7 @@ impl Rule {
             Rule::HookDiscards => "hook_discards",
             Rule::DrawCount => "draw_count",
             Rule::Telescope => "telescope",
+            Rule::FreePlanets => "free_planets",
         }
     }
 }

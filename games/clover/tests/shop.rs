@@ -596,3 +596,53 @@ fn bot_runs_at_every_new_stake_stay_legal_and_deterministic() {
         assert!(a.steps >= 5, "stake {stake}: {} commands", a.steps);
     }
 }
+
+/// The view prices every offer and pack as `buy` and `openPack` charge it (discounts
+/// applied), and the star atlas makes planets and Celestial packs free.
+#[test]
+fn the_view_prices_offers_as_charged_and_the_star_atlas_gives_planets_away() {
+    let (content, mut s) = in_shop("prices", 0, &["celestial_normal", "arcana_normal"]);
+    let c = content.content();
+    s.shop = ["planet:pebble", "tarot:miser", "joker:harlequin"]
+        .iter()
+        .map(|item| ShopOffer {
+            item: (*item).into(),
+            stickers: Stickers::default(),
+        })
+        .collect();
+    s.run.vouchers = vec!["voucher:clearance".into()];
+    run::rebuild(&mut s.run, c).unwrap();
+    let prices = |s: &CloverState| {
+        let v = Clover::view(
+            &content,
+            s,
+            turnstile_core::Viewer::Seat(turnstile_core::Seat(0)),
+        );
+        (v.shop_prices, v.pack_prices)
+    };
+    // 25 % off: $3 → $2, $2 → $1 (never below $1), $4 → $3.
+    assert_eq!(prices(&s), (vec![2, 2, 1], vec![3, 3]));
+    let broke = s
+        .clone()
+        .apply(c, &CloverAction::Buy { slot: 0 })
+        .unwrap_err();
+    assert_eq!(broke.code, "not_enough_money");
+
+    s.run.jokers.push(c.joker("star_atlas").unwrap());
+    run::rebuild(&mut s.run, c).unwrap();
+    assert_eq!(prices(&s), (vec![0, 2, 1], vec![0, 3]));
+    // With $0: the planet and the Celestial pack are taken; the tarot is still refused.
+    let levels = s.run.levels.clone();
+    s.apply(c, &CloverAction::Buy { slot: 0 }).unwrap();
+    assert_eq!(s.run.consumables, vec!["planet:pebble".to_owned()]);
+    assert_eq!(
+        s.clone()
+            .apply(c, &CloverAction::Buy { slot: 0 })
+            .unwrap_err()
+            .code,
+        "not_enough_money"
+    );
+    s.apply(c, &CloverAction::OpenPack { slot: 0 }).unwrap();
+    assert_eq!((s.phase, s.run.money), (Phase::Pack, 0));
+    assert_eq!(s.run.levels, levels, "nothing used yet");
+}
