@@ -24,7 +24,7 @@ const ROUND_TARGET = {
   rebate: (t) => `rank ${rankText(t.discardRank)}`,
   errand_list: (t) => handName(t.hand),
 };
-const JOKER_FIELDS = new Set(["id", "edition", "counter", "rarity", "copies", "eternal", "perishable", "rental", "sellValue"]);
+const JOKER_FIELDS = new Set(["id", "edition", "counter", "rarity", "copies", "eternal", "perishable", "rental", "sellValue", "disabled"]);
 // thing ids of a score's steps (games/clover/src/state.rs): played cards, held cards, joker slots
 const PLAYED = 1000, HELD = 2000, SLOT = 3000;
 
@@ -503,6 +503,7 @@ export function mount(root, ctx) {
         j.copies && j.copies !== "none" ? h("span", { class: "muted" }, `copies ${j.copies === "right" ? "the joker to its right" : "the leftmost joker"}`) : null,
         stickerText(j).map((t) => h("span", { class: "sticker" }, t)),
         j.perishable === 0 ? h("span", { class: "sticker spent" }, "debuffed") : null,
+        j.disabled ? h("span", { class: "sticker spent" }, "disabled by the boss this hand") : null,
         // whatever else a joker grows, shown as it is
         Object.entries(j).filter(([k]) => !JOKER_FIELDS.has(k)).map(([k, val]) => h("span", { class: "muted" }, `${k}: ${typeof val === "object" ? JSON.stringify(val) : val}`)),
         v.phase === "shop" ? actionButton(j.sellValue != null ? `Sell ($${j.sellValue})` : "Sell", "sell", { type: "sell", slot: i }, { "aria-label": `Sell ${nameOf(`joker:${j.id}`)}` }) : null);
@@ -552,7 +553,7 @@ export function mount(root, ctx) {
       if (Array.isArray(v.blinds) && v.blinds.length) parts.push(h("ul", { class: "blinds", "data-testid": "ante-blinds" },
         ...v.blinds.map((b) => h("li", { class: b.done ? "muted" : "" },
           b.blind === "boss" ? `Boss: ${b.name || nameOf(b.boss)}` : `${handName(b.blind)} blind`,
-          ` — ${b.target} chips`, b.done ? " (done)" : ""))));
+          ` — ${b.target} chips`, b.disabled ? " (its rules are off)" : "", b.done ? " (done)" : ""))));
     } else if (v.phase === "playing") {
       const key = JSON.stringify(v.hand);
       if (key !== handKey) { handKey = key; selected = new Set(); previewBox.textContent = ""; }
@@ -728,6 +729,7 @@ export function mount(root, ctx) {
         }
         if (ev.type === "runWon") say("Ante 8's boss is beaten: the run is won. Endless play goes on.");
         if (ev.type === "runLost") say("The blind was not beaten: the run is over.", "warning");
+        if (ev.type === "runSaved") say(`The last hand fell short, but the ${nameOf(ev.by)} saved the run (no blind reward) and is spent.`, "warning");
         if (ev.type === "runResigned") say("You gave the run up: it is over.");
       }
     },
@@ -765,6 +767,8 @@ function describe(r, info = {}) {
   else parts.push("Played on");
   const beaten = ev.find((e) => e.type === "blindBeaten");
   if (beaten) parts.push(`blind beaten, money $${beaten.money}`);
+  const saved = ev.find((e) => e.type === "runSaved");
+  if (saved) parts.push(`saved by the ${name(saved.by)}`);
   if (ev.some((e) => e.type === "runLost")) parts.push("the run is over");
   if (ev.some((e) => e.type === "runWon")) parts.push("the run is won");
   return parts.join(" — ");

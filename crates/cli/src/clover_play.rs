@@ -546,6 +546,10 @@ fn narrate(event: &CloverEvent, catalog: &Content) -> Option<String> {
         ),
         CloverEvent::BlindBeaten { money } => format!("blind beaten; you have ${money}"),
         CloverEvent::RunLost => "the blind was not beaten: the run is lost".into(),
+        CloverEvent::RunSaved { by } => format!(
+            "the last hand fell short, but the {} saved the run (no blind reward)",
+            name(catalog, by)
+        ),
         CloverEvent::RunResigned => "the run was given up".into(),
         CloverEvent::RunWon => "ante 8 beaten: the run is won (endless play goes on)".into(),
         CloverEvent::PackOpened { pack, .. } => format!("{} opened", name(catalog, pack)),

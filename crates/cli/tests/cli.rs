@@ -607,11 +607,11 @@ fn content_report_lists_each_game_s_own_vocabulary() {
         &["content", "report", "clover"],
         0,
         &[
-            "game-declared triggers: 20, scopes: 8, operations: 11",
+            "game-declared triggers: 22, scopes: 9, operations: 12",
             "game trigger OnCardScored: ",
             "game scope LeftNeighbour: 0 rows",
             "game operation AddChips: ",
-            "game operation AlterCard: 15 rows",
+            "game operation AlterCard: 18 rows",
             "custom rows: 0",
             "custom rows, single-row game operations included: 0",
             "catalog entries of kind tarot: 22",

@@ -185,6 +185,8 @@ pub fn vocabulary() -> EffectVocabulary {
     }
     let _ = v.resource("money", ResourceKind::State);
     let _ = v.resource("ante", ResourceKind::State);
+    let _ = v.resource("rescue", ResourceKind::State);
+    let _ = v.resource("boss_redraw", ResourceKind::State);
     let _ = v.streams_of(&STREAMS);
     v
 }
@@ -323,6 +325,7 @@ fn joker_of(entry: &CatalogEntry) -> Joker {
         perishable: None,
         rental: false,
         sell_value: (i64::from(entry.cost) / 2).max(1),
+        disabled: false,
     }
 }
 

@@ -331,6 +331,12 @@ pub enum CloverEvent {
     },
     /// The run is lost.
     RunLost,
+    /// The last hand fell short but a joker saved the run: the blind counts as beaten,
+    /// without its reward (a `BlindBeaten` follows).
+    RunSaved {
+        /// The joker that saved it (`joker:<id>`; it destroyed itself doing so).
+        by: String,
+    },
     /// The player gave the run up.
     RunResigned,
     /// The ante-8 boss was beaten: the run is won; endless play continues.
@@ -442,6 +448,9 @@ pub struct BlindPreview {
     pub text: Option<String>,
     /// Already beaten or skipped this ante.
     pub done: bool,
+    /// The boss blind will start without its boss's rules (`no_boss`, the Usurper).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub disabled: bool,
 }
 
 fn blind_previews(content: &Content, state: &CloverState) -> Vec<BlindPreview> {
@@ -469,6 +478,7 @@ fn blind_previews(content: &Content, state: &CloverState) -> Vec<BlindPreview> {
                 name: entry.filter(|_| boss).map(|e| e.name.clone()),
                 text: entry.filter(|_| boss).map(|e| e.text.clone()),
                 done: i < now,
+                disabled: boss && r.rule(crate::state::Rule::NoBoss) != 0,
             }
         })
         .collect()
@@ -504,6 +514,58 @@ impl CloverState {
         }
     }
 
+    /// Takes the playing cards `AddCard` rows made: each joins the run's deck for good (a card
+    /// made during a blind is drawn from the next blind on); returns those that also join the
+    /// hand, for the caller to place.
+    fn take_created(&mut self) -> Vec<Card> {
+        let mut for_hand = Vec::new();
+        for new in std::mem::take(&mut self.run.scoring.created) {
+            self.cards.push(new.card);
+            if new.to_hand {
+                for_hand.push(new.card);
+            }
+        }
+        for_hand
+    }
+
+    /// The blind is over and the run goes on: the round ends (paying `reward`), the next
+    /// blind is set, a new ante's boss is drawn, and the shop opens.
+    fn close_blind(
+        &mut self,
+        content: &Content,
+        reward: run::Reward,
+        events: &mut Vec<CloverEvent>,
+    ) -> Result<(), Rejection> {
+        let hand = std::mem::take(&mut self.hand);
+        self.run.scoring.deck = crate::state::DeckCounts::of(&self.cards, self.deck.len());
+        let boss = self.blind == Blind::Boss;
+        let ante = self.run.ante;
+        run::end_round_with(&mut self.run, content, self.blind, &hand, reward).map_err(reject)?;
+        run::draw_round_targets(&mut self.run, &self.cards).map_err(reject)?;
+        events.push(CloverEvent::BlindBeaten {
+            money: self.run.money,
+        });
+        if boss {
+            // A new ante: its boss is drawn now and shown until its blind.
+            run::choose_boss(&mut self.run, content);
+            if ante == 8 && !self.won {
+                self.won = true;
+                events.push(CloverEvent::RunWon);
+            }
+        }
+        self.blind = match self.blind {
+            Blind::Small => Blind::Big,
+            Blind::Big => Blind::Boss,
+            Blind::Boss => Blind::Small,
+        };
+        let offers = run::enter_shop(&mut self.run, content).map_err(reject)?;
+        self.shop = offer_stickers(&mut self.run, offers)?;
+        self.packs = run::roll_packs(&mut self.run, content).map_err(reject)?;
+        self.rerolls = 0;
+        self.phase = Phase::Shop;
+        Ok(())
+    }
+
     /// After a hand is played, `hook_discards` (a boss) held cards are discarded at random,
     /// drawn on `boss_proc`.
     fn hook(&mut self) -> Result<(), Rejection> {
@@ -526,6 +588,7 @@ impl CloverState {
             run::choose_boss(&mut self.run, content);
         }
         run::start_round(&mut self.run, content, self.blind).map_err(reject)?;
+        run::disable_a_joker(&mut self.run, content).map_err(reject)?;
         self.target = run::blind_target(
             i64::from(self.run.ante),
             self.run.rule(crate::state::Rule::BlindScaling),
@@ -541,9 +604,19 @@ impl CloverState {
             );
         }
         self.scored = 0;
-        self.deck = run::shuffled(&mut self.run, self.cards.clone());
+        // Cards rows added as the blind started join the run's deck (and are shuffled in);
+        // those for the hand join it after the draw, beyond the hand size.
+        let for_hand = self.take_created();
+        let mut pile = self.cards.clone();
+        for card in &for_hand {
+            if let Some(at) = pile.iter().position(|c| c == card) {
+                pile.remove(at);
+            }
+        }
+        self.deck = run::shuffled(&mut self.run, pile);
         self.hand.clear();
         self.draw();
+        self.hand.extend(for_hand);
         self.phase = Phase::Playing;
         Ok(vec![CloverEvent::BlindStarted {
             blind: self.blind,
@@ -591,13 +664,23 @@ impl CloverState {
                 let n = u32::try_from(tags.len()).unwrap_or(1).max(1);
                 let pick = self.run.streams.below("tag", n).map_err(effect)? as usize;
                 let tag = tags.get(pick).cloned().unwrap_or_default();
+                let boss = self.run.boss.clone();
                 run::take_tag(&mut self.run, content, &tag).map_err(reject)?;
+                let redrawn = (self.run.boss != boss)
+                    .then(|| self.run.boss.clone())
+                    .flatten();
                 self.blind = if self.blind == Blind::Small {
                     Blind::Big
                 } else {
                     Blind::Boss
                 };
                 events.push(CloverEvent::BlindSkipped { tag });
+                if let Some(boss) = redrawn {
+                    events.push(CloverEvent::BossRerolled {
+                        boss,
+                        money: self.run.money,
+                    });
+                }
             }
             (Phase::Playing, CloverAction::Play { cards }) => {
                 let idx = self.picked(cards)?;
@@ -613,16 +696,21 @@ impl CloverState {
                     score_hand(&mut self.run, content, &played, &held, true).map_err(effect)?;
                 let chance = self.run.streams != streams_before;
                 self.scored = self.scored.saturating_add(receipt.score);
-                // Broken glass leaves the run's deck for good.
-                for &i in &receipt.destroyed {
-                    let Some(card) = played.get(i as usize) else {
+                // Broken glass leaves the run's deck for good; a card a joker changed while it
+                // scored (lasting chips, a new enhancement) is changed in the deck for good.
+                for (i, old) in played.iter().enumerate() {
+                    let Some(at) = self.cards.iter().position(|c| c == old) else {
                         continue;
                     };
-                    if let Some(at) = self.cards.iter().position(|c| c == card) {
+                    if receipt.destroyed.contains(&(i as u32)) {
                         self.cards.remove(at);
+                    } else if let Some(new) = self.run.scoring.played.get(i) {
+                        self.cards[at] = *new;
                     }
                 }
                 self.hand = held;
+                let for_hand = self.take_created();
+                self.hand.extend(for_hand);
                 events.push(CloverEvent::HandScored {
                     hand: receipt.hand,
                     score: Some(receipt.score),
@@ -633,39 +721,22 @@ impl CloverState {
                     chance,
                 });
                 if self.scored >= self.target {
-                    let hand = std::mem::take(&mut self.hand);
-                    self.run.scoring.deck =
-                        crate::state::DeckCounts::of(&self.cards, self.deck.len());
-                    let boss = self.blind == Blind::Boss;
-                    let ante = self.run.ante;
-                    run::end_round(&mut self.run, content, self.blind, &hand).map_err(reject)?;
-                    run::draw_round_targets(&mut self.run, &self.cards).map_err(reject)?;
-                    events.push(CloverEvent::BlindBeaten {
-                        money: self.run.money,
-                    });
-                    if boss {
-                        // A new ante: its boss is drawn now and shown until its blind.
-                        run::choose_boss(&mut self.run, content);
-                        if ante == 8 && !self.won {
-                            self.won = true;
-                            events.push(CloverEvent::RunWon);
-                        }
-                    }
-                    self.blind = match self.blind {
-                        Blind::Small => Blind::Big,
-                        Blind::Big => Blind::Boss,
-                        Blind::Boss => Blind::Small,
-                    };
-                    let offers = run::enter_shop(&mut self.run, content).map_err(reject)?;
-                    self.shop = offer_stickers(&mut self.run, offers)?;
-                    self.packs = run::roll_packs(&mut self.run, content).map_err(reject)?;
-                    self.rerolls = 0;
-                    self.phase = Phase::Shop;
+                    self.close_blind(content, run::Reward::Blind, &mut events)?;
                 } else if self.run.hands_left <= 0 {
-                    self.phase = Phase::Lost;
-                    events.push(CloverEvent::RunLost);
+                    // The last hand fell short: a joker may save the run (`OnRoundLost`).
+                    let percent = self.scored.saturating_mul(100) / self.target.max(1);
+                    let saved_by =
+                        run::round_lost(&mut self.run, content, percent).map_err(reject)?;
+                    if let Some(by) = saved_by {
+                        events.push(CloverEvent::RunSaved { by });
+                        self.close_blind(content, run::Reward::None, &mut events)?;
+                    } else {
+                        self.phase = Phase::Lost;
+                        events.push(CloverEvent::RunLost);
+                    }
                 } else {
                     self.hook()?;
+                    run::disable_a_joker(&mut self.run, content).map_err(reject)?;
                     self.draw_after();
                 }
             }
@@ -836,6 +907,10 @@ impl CloverState {
                 for i in gone.into_iter().rev() {
                     self.hand.remove(i);
                 }
+                let for_hand = self.take_created();
+                if self.phase == Phase::Playing {
+                    self.hand.extend(for_hand);
+                }
                 events.push(CloverEvent::ShopChanged);
             }
             (Phase::Shop, CloverAction::Reroll) => {
@@ -886,6 +961,11 @@ impl CloverState {
                     format!("not now: {:?}", self.phase),
                 ))
             }
+        }
+        // Cards rows added at any other moment (a round's end, the shop) join the run's deck.
+        let for_hand = self.take_created();
+        if self.phase == Phase::Playing {
+            self.hand.extend(for_hand);
         }
         self.run.scoring = crate::state::Scoring::default();
         self.steps += 1;

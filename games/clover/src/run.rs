@@ -406,7 +406,15 @@ pub fn take_tag(run: &mut RunState, content: &Content, id: &str) -> Result<(), R
     if !content.catalog.contains_key(&owner) {
         return Err(RunError::NotAvailable(id.to_owned()));
     }
+    run.scoring.boss_redraw = 0;
     use_owner(run, content, &owner)?;
+    // A row that gained `boss_redraw` (the boss tag) draws the ante's boss again, never the
+    // same one (unless it is the only one).
+    if run.scoring.boss_redraw > 0 {
+        run.scoring.boss_redraw = 0;
+        let now = run.boss.clone();
+        draw_boss(run, content, now.as_deref());
+    }
     if has_rows(content, &owner, &Trigger::Game(CloverTrigger::OnShopEnter))
         || has_rows(
             content,
@@ -497,7 +505,9 @@ pub fn use_consumable_on(
 pub fn start_round(run: &mut RunState, content: &Content, blind: Blind) -> Result<(), RunError> {
     run.round = run.round.saturating_add(1);
     run.round_hands = 0;
-    run.boss_active = blind == Blind::Boss && run.boss.is_some();
+    // A joker's `no_boss` (as the rules stand when the blind starts) keeps the boss's rules out.
+    run.boss_active =
+        blind == Blind::Boss && run.boss.is_some() && run.rule(crate::state::Rule::NoBoss) == 0;
     rebuild(run, content)?;
     run.hands_left = run.rule(crate::state::Rule::Hands).max(1);
     run.discards_left = run.rule(crate::state::Rule::Discards).max(0);
@@ -514,6 +524,27 @@ pub fn end_round(
     blind: Blind,
     held: &[Card],
 ) -> Result<(), RunError> {
+    end_round_with(run, content, blind, held, Reward::Blind)
+}
+
+/// Whether a round's end pays the blind's reward.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reward {
+    /// The blind was beaten: its reward is paid.
+    Blind,
+    /// The run was saved from a loss (`OnRoundLost`): no blind reward; the rest (unused
+    /// hands and discards, interest, jokers' round-end money) as usual.
+    None,
+}
+
+/// [`end_round`], saying whether the blind's reward is paid.
+pub fn end_round_with(
+    run: &mut RunState,
+    content: &Content,
+    blind: Blind,
+    held: &[Card],
+    paid: Reward,
+) -> Result<(), RunError> {
     resolve(run, content, Event::new(Trigger::OnRoundEnd))?;
     run.scoring.held = held.to_vec();
     for i in 0..held.len() {
@@ -529,11 +560,12 @@ pub fn end_round(
         .as_ref()
         .and_then(|b| content.catalog.get(b))
         .is_some_and(|e| e.showdown);
-    let reward = match blind {
-        Blind::Small => run.rule(crate::state::Rule::SmallBlindReward),
-        Blind::Big => 4,
-        Blind::Boss if showdown => 8,
-        Blind::Boss => 5,
+    let reward = match (paid, blind) {
+        (Reward::None, _) => 0,
+        (Reward::Blind, Blind::Small) => run.rule(crate::state::Rule::SmallBlindReward),
+        (Reward::Blind, Blind::Big) => 4,
+        (Reward::Blind, Blind::Boss) if showdown => 8,
+        (Reward::Blind, Blind::Boss) => 5,
     };
     // `interest` dollars for every $5 held, counted up to the cap's fives.
     let interest = (run.money.max(0) / 5)
@@ -557,6 +589,10 @@ pub fn end_round(
             *rounds = rounds.saturating_sub(1);
         }
     }
+    // A boss's disabled joker works again once its blind is over.
+    for joker in &mut run.jokers {
+        joker.disabled = false;
+    }
     if blind == Blind::Boss {
         resolve(
             run,
@@ -576,6 +612,57 @@ pub fn end_round(
     }
     rebuild(run, content)?;
     Ok(())
+}
+
+/// `disable_joker` (a boss): the joker disabled until now works again, and one joker drawn
+/// on `boss_proc` is disabled for the coming hand (no draw without the rule or without
+/// jokers). The game calls it when a blind starts and after every hand that leaves the blind
+/// going. Returns the disabled slot.
+pub fn disable_a_joker(run: &mut RunState, content: &Content) -> Result<Option<usize>, RunError> {
+    let mut changed = false;
+    for joker in &mut run.jokers {
+        changed |= std::mem::take(&mut joker.disabled);
+    }
+    let mut disabled = None;
+    if run.rule(crate::state::Rule::DisableJoker) != 0 {
+        if let Some(n) = u32::try_from(run.jokers.len()).ok().filter(|n| *n > 0) {
+            let at = run.streams.below("boss_proc", n).map_err(stream_error)? as usize;
+            if let Some(joker) = run.jokers.get_mut(at) {
+                joker.disabled = true;
+                changed = true;
+                disabled = Some(at);
+            }
+        }
+    }
+    if changed {
+        rebuild(run, content)?;
+    }
+    Ok(disabled)
+}
+
+/// The last hand of a blind fell short, having reached `percent` % of its target:
+/// `OnRoundLost` rows resolve (`round.scoredPercent`), and a row that gains the `rescue`
+/// resource saves the run. Returns the owner that saved it, if one did.
+pub fn round_lost(
+    run: &mut RunState,
+    content: &Content,
+    percent: i64,
+) -> Result<Option<String>, RunError> {
+    run.scoring.round_percent = percent;
+    run.scoring.rescue = 0;
+    let steps = resolve(
+        run,
+        content,
+        Event::new(Trigger::Game(CloverTrigger::OnRoundLost)),
+    )?;
+    if run.scoring.rescue <= 0 {
+        return Ok(None);
+    }
+    run.scoring.rescue = 0;
+    Ok(steps
+        .iter()
+        .find(|s| s.subject.as_deref() == Some("rescue"))
+        .map(|s| s.owner.to_string()))
 }
 
 /// Draws the round's targets ([`crate::state::RoundTargets`]) on `round_target`, in a fixed
@@ -663,12 +750,34 @@ pub fn enter_shop(run: &mut RunState, content: &Content) -> Result<Vec<String>, 
         .retain(|t| !has_rows(content, t, &Trigger::Game(CloverTrigger::OnShopEnter)));
     rebuild(run, content)?;
     let mut offers = roll_shop(run, content)?;
-    offers.extend(roll_voucher(run, content)?);
+    offers.extend(roll_vouchers(run, content)?);
     Ok(offers)
+}
+
+/// The shop's vouchers: `voucher_slots` (1; a voucher tag adds one for its shop) different
+/// ones not yet owned, each drawn by [`roll_voucher`] among those not drawn yet.
+pub fn roll_vouchers(run: &mut RunState, content: &Content) -> Result<Vec<String>, RunError> {
+    let slots = run.rule(crate::state::Rule::VoucherSlots).max(0);
+    let mut drawn: Vec<String> = Vec::new();
+    for _ in 0..slots {
+        match roll_voucher_besides(run, content, &drawn)? {
+            Some(v) => drawn.push(v),
+            None => break,
+        }
+    }
+    Ok(drawn)
 }
 
 /// The shop's voucher: one not yet owned, drawn on `shop_voucher` (none when all are owned).
 pub fn roll_voucher(run: &mut RunState, content: &Content) -> Result<Option<String>, RunError> {
+    roll_voucher_besides(run, content, &[])
+}
+
+fn roll_voucher_besides(
+    run: &mut RunState,
+    content: &Content,
+    drawn: &[String],
+) -> Result<Option<String>, RunError> {
     let pool: Vec<String> = content
         .of_kind("voucher")
         .filter(|e| {
@@ -677,7 +786,7 @@ pub fn roll_voucher(run: &mut RunState, content: &Content) -> Result<Option<Stri
                 .is_none_or(|r| run.vouchers.contains(&format!("voucher:{r}")))
         })
         .map(|e| format!("voucher:{}", e.id))
-        .filter(|v| !run.vouchers.contains(v))
+        .filter(|v| !run.vouchers.contains(v) && !drawn.contains(v))
         .collect();
     let n = u32::try_from(pool.len()).unwrap_or(0);
     if n == 0 {
@@ -954,6 +1063,17 @@ pub fn pack_contents(
                 PackItem::Card { card }
             }
             kind => {
+                // `arcana_spectrals` (the omen globe): each card of a tarot pack may be a
+                // spectral instead, one roll per card (none without the rule).
+                let rate = run.rule(crate::state::Rule::ArcanaSpectrals);
+                let kind = if kind == "tarot"
+                    && rate > 0
+                    && i64::from(run.streams.below("pack", 100).map_err(stream_error)?) < rate
+                {
+                    "spectral"
+                } else {
+                    kind
+                };
                 let rarity = if kind == "joker" {
                     rarity_of_roll(run.streams.below("pack", 100).map_err(stream_error)?)
                 } else {
@@ -1145,6 +1265,14 @@ pub fn reroll_boss(run: &mut RunState, content: &Content) -> Result<String, Boss
 /// The price of a boss's blind: its `boss_blind_mult` from its own `Passive` row (×2 when it
 /// sets none), the ante's scaling and the deck's multiplier as the rules stand now.
 pub fn boss_preview_target(run: &RunState, content: &Content, boss: &str) -> i64 {
+    if run.rule(crate::state::Rule::NoBoss) != 0 {
+        return boss_target(
+            i64::from(run.ante),
+            run.rule(crate::state::Rule::BlindScaling),
+            2,
+            run.rule(crate::state::Rule::BlindMultiplier),
+        );
+    }
     let mult = content
         .effects
         .rows()

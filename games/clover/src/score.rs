@@ -244,6 +244,11 @@ pub fn score_hand(
         destroyed_jokers: Vec::new(),
         deck: old.deck,
         repeat_hand: false,
+        lucky_hit: false,
+        round_percent: 0,
+        rescue: 0,
+        boss_redraw: 0,
+        created: old.created,
     };
     let mut steps = Vec::new();
     let Some(hand) = run.scoring.detected.hand else {
@@ -354,6 +359,7 @@ pub fn score_hand(
         }
         let reps = run.scoring.repetitions.clamp(1, 64);
         for _ in 0..reps {
+            run.scoring.lucky_hit = false;
             fire!(Event::new(Trigger::Game(CloverTrigger::OnCardScored))
                 .by(seat)
                 .at(card));
@@ -419,9 +425,10 @@ pub fn score_hand(
     let product = mul_int(run.scoring.chips, run.scoring.mult);
     run.scoring.saturated |= product.saturated;
     let score = product.value.max(0);
+    let jokers_after = jokers_answer(run, &Trigger::Game(CloverTrigger::AfterScoring));
     for &i in &scoring {
         let enhancement = run.scoring.played[i].enhancement as usize;
-        if run.scoring.keys.enhancement[enhancement].is_some() {
+        if jokers_after || run.scoring.keys.enhancement[enhancement].is_some() {
             let card = Target::Thing(ThingId(PLAYED + i as u32));
             fire!(Event::new(Trigger::Game(CloverTrigger::AfterScoring))
                 .by(seat)

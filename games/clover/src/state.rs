@@ -102,6 +102,10 @@ pub const RULES: &[(&str, i64)] = &[
     ("draw_count", 0),
     ("telescope", 0),
     ("free_planets", 0),
+    ("no_boss", 0),
+    ("voucher_slots", 1),
+    ("arcana_spectrals", 0),
+    ("disable_joker", 0),
 ];
 
 /// A rule resource by name, checked by the compiler: `run.rule(Rule::JokerSlots)`, so a
@@ -217,11 +221,23 @@ pub enum Rule {
     Telescope,
     /// `free_planets` (default 0): 1: planet cards and Celestial packs in the shop cost $0.
     FreePlanets,
+    /// `no_boss` (default 0): 1: a boss blind starts without its boss's rules (the boss is
+    /// still drawn and shown, its target is a plain boss blind's).
+    NoBoss,
+    /// `voucher_slots` (default 1): vouchers a shop offers (a voucher tag adds one for its
+    /// shop).
+    VoucherSlots,
+    /// `arcana_spectrals` (default 0): the chance, in %, that each card of a tarot (Arcana)
+    /// pack is a spectral card instead.
+    ArcanaSpectrals,
+    /// `disable_joker` (default 0): 1: when the blind starts and after every hand, one joker
+    /// drawn on `boss_proc` is disabled (debuffed) until the next draw.
+    DisableJoker,
 }
 
 impl Rule {
     /// Every rule, in [`RULES`] order.
-    pub const ALL: [Rule; 53] = [
+    pub const ALL: [Rule; 57] = [
         Rule::HandSize,
         Rule::Hands,
         Rule::Discards,
@@ -275,6 +291,10 @@ impl Rule {
         Rule::DrawCount,
         Rule::Telescope,
         Rule::FreePlanets,
+        Rule::NoBoss,
+        Rule::VoucherSlots,
+        Rule::ArcanaSpectrals,
+        Rule::DisableJoker,
     ];
 
     /// The rule's name, as rows write it.
@@ -333,6 +353,10 @@ impl Rule {
             Rule::DrawCount => "draw_count",
             Rule::Telescope => "telescope",
             Rule::FreePlanets => "free_planets",
+            Rule::NoBoss => "no_boss",
+            Rule::VoucherSlots => "voucher_slots",
+            Rule::ArcanaSpectrals => "arcana_spectrals",
+            Rule::DisableJoker => "disable_joker",
         }
     }
 }
@@ -414,6 +438,15 @@ pub const VARIABLES: &[(&str, Type)] = &[
     ("scored.aces", Type::Int),
     ("deck.belowStart", Type::Int),
     ("run.planetsUsed", Type::Int),
+    ("held.faces", Type::Int),
+    ("held.first", Type::Bool),
+    ("target.sellValue", Type::Int),
+    ("target.eternal", Type::Bool),
+    ("card.luckyHit", Type::Bool),
+    ("card.destroyed", Type::Bool),
+    ("round.scoredPercent", Type::Int),
+    ("round.rescued", Type::Bool),
+    ("self.leaving", Type::Bool),
 ];
 
 /// The variable schema of [`VARIABLES`].
@@ -467,12 +500,17 @@ pub struct Joker {
     /// rental price), plus what `AddSellValue` rows gave it since.
     #[serde(default)]
     pub sell_value: i64,
+    /// Disabled by a boss for the coming hand (`disable_joker`): debuffed until the boss
+    /// disables another or leaves.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub disabled: bool,
 }
 
 impl Joker {
-    /// Whether it is debuffed (a perishable joker whose rounds ran out): its rows never act.
+    /// Whether it is debuffed (a perishable joker whose rounds ran out, or one a boss
+    /// disabled): its rows never act.
     pub fn debuffed(&self) -> bool {
-        self.perishable == Some(0)
+        self.perishable == Some(0) || self.disabled
     }
 
     /// Gives it the stickers polled for it; `rounds` is what a perishable sticker starts at.
@@ -607,6 +645,19 @@ pub struct Scoring {
     pub deck: DeckCounts,
     /// Whether the hand being scored was already played this round.
     pub repeat_hand: bool,
+    /// Whether a Lucky card's chance paid in the evaluation of the scored card now being
+    /// evaluated (reset before each evaluation, read by `card.luckyHit`).
+    pub lucky_hit: bool,
+    /// While `OnRoundLost` resolves: how much of the blind's target the round scored, in %.
+    pub round_percent: i64,
+    /// While `OnRoundLost` resolves: the `rescue` resource (above 0: the run is saved).
+    pub rescue: i64,
+    /// While a tag's `OnUse` resolves: the `boss_redraw` resource (above 0: the ante's boss
+    /// is drawn again once it is over).
+    pub boss_redraw: i64,
+    /// Playing cards `AddCard` rows made, waiting for the game to add them to the run's deck
+    /// (and hand); the game takes them after every action.
+    pub created: Vec<NewCard>,
 }
 
 /// Counts of the run's deck that rows read (`deck.*`): the game sets them from its cards
@@ -725,6 +776,15 @@ impl Default for RoundTargets {
             hand: HandType::HighCard,
         }
     }
+}
+
+/// A playing card an `AddCard` row made, for the game to add to the run's deck (and hand).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NewCard {
+    /// The card.
+    pub card: Card,
+    /// Into the hand as well.
+    pub to_hand: bool,
 }
 
 /// The run: everything a fingerprint covers.
@@ -1045,6 +1105,13 @@ impl EffectHost for RunState {
                     }
                 }
                 self.push_jokers(owners, bit);
+                // A negative joker's edition brings a joker slot (even while it is debuffed:
+                // the slot is the card's, not its effect's).
+                for joker in &self.jokers {
+                    if joker.edition == crate::cards::Edition::Negative {
+                        RunState::push_str(owners, "edition:negative");
+                    }
+                }
                 for t in &self.tags {
                     RunState::push_str(owners, t);
                 }
@@ -1081,6 +1148,7 @@ impl EffectHost for RunState {
                             keys.enhancement[card.enhancement as usize],
                             anchor,
                         );
+                        self.push_jokers(owners, bit);
                     }
                 }
             }
@@ -1418,6 +1486,35 @@ impl EffectHost for RunState {
                 (self.deck_start - s.deck.size).max(0)
             }),
             69 => Value::Int(self.planets_used.len() as i64),
+            // Face cards held (while a discard resolves, the discarded cards are the held
+            // ones, so this counts the faces discarded at once).
+            70 => Value::Int(s.held.iter().filter(|c| c.is_face(all_faces)).count() as i64),
+            // The event is about the first held card: a row that should act once per discard,
+            // not once per discarded card, asks for it.
+            71 => Value::Bool(card().is_some_and(|(_, held, i)| held && i == 0)),
+            74 => Value::Bool(self.scoring.lucky_hit),
+            76 => Value::Int(self.scoring.round_percent),
+            77 => Value::Bool(self.scoring.rescue > 0),
+            // The owner joker is being destroyed in this resolution (an eternal one never is).
+            78 => Value::Bool(
+                joker_slot(context.owner.anchor)
+                    .is_some_and(|slot| self.scoring.destroyed_jokers.contains(&slot)),
+            ),
+            75 => Value::Bool(
+                card().is_some_and(|(_, held, i)| !held && self.scoring.destroyed.contains(&i)),
+            ),
+            // The target joker's sell value and eternal sticker (0 and false off a joker).
+            72 | 73 => {
+                let joker = match context.target {
+                    Target::Thing(ThingId(n)) if n >= SLOT => self.jokers.get((n - SLOT) as usize),
+                    _ => None,
+                };
+                if slot == 72 {
+                    Value::Int(joker.map_or(0, |j| j.sell_value))
+                } else {
+                    Value::Bool(joker.is_some_and(|j| j.eternal))
+                }
+            }
             _ => return None,
         })
     }
@@ -1433,6 +1530,12 @@ impl EffectHost for RunState {
         if resource == "ante" {
             return Some(i64::from(self.ante));
         }
+        if resource == "rescue" {
+            return Some(self.scoring.rescue);
+        }
+        if resource == "boss_redraw" {
+            return Some(self.scoring.boss_redraw);
+        }
         rule_index(resource).and_then(|i| self.rules.get(i).copied())
     }
 
@@ -1444,6 +1547,14 @@ impl EffectHost for RunState {
     ) -> Result<(), HostError> {
         if resource == "money" {
             self.money = value;
+            return Ok(());
+        }
+        if resource == "rescue" {
+            self.scoring.rescue = value;
+            return Ok(());
+        }
+        if resource == "boss_redraw" {
+            self.scoring.boss_redraw = value;
             return Ok(());
         }
         if resource == "ante" {
@@ -1505,6 +1616,11 @@ impl EffectHost for RunState {
             CloverScope::AllJokers => {
                 out.extend((0..self.jokers.len()).map(|j| Target::Thing(ThingId(SLOT + j as u32))))
             }
+            CloverScope::ScoringCards => out.extend(
+                (self.scoring.detected.scoring.iter())
+                    .filter(|&&i| !self.scoring.debuffed.get(i).copied().unwrap_or(false))
+                    .map(|&i| Target::Thing(ThingId(PLAYED + i as u32))),
+            ),
             CloverScope::LeftNeighbour => {
                 if let Some(j) = slot.filter(|j| *j > 0) {
                     out.push(Target::Thing(ThingId(SLOT + j as u32 - 1)));
@@ -1532,6 +1648,13 @@ impl EffectHost for RunState {
     ) -> Result<Change, OperationError> {
         use CompiledCloverOperation as C;
         let target = context.target;
+        // A Lucky card's paying chance is an event jokers read (`card.luckyHit`).
+        if matches!(operation, C::AddMult(_) | C::AddMoney(_))
+            && Some(context.owner.key)
+                == self.scoring.keys.enhancement[crate::cards::Enhancement::Lucky as usize]
+        {
+            self.scoring.lucky_hit = true;
+        }
         // Each amount is evaluated first, then the change made: the order the rows have
         // always acted in.
         Ok(match operation {
@@ -1559,9 +1682,12 @@ impl EffectHost for RunState {
                 let count = count.eval(&*self, context)?;
                 self.level_up_hand(target, hand.as_deref(), count, *mode)?
             }
-            C::CreateCard { kind, id, rarity } => {
-                self.create_card(target, kind, id.as_deref(), *rarity, caused)?
-            }
+            C::CreateCard {
+                kind,
+                id,
+                rarity,
+                edition,
+            } => self.create_card(target, kind, id.as_deref(), (*rarity, *edition), caused)?,
             C::Destroy => self.destroy(target, caused)?,
             C::AlterCard(change) => self.alter_card(target, change)?,
             C::ScaleSelf { amount, mode } => {
@@ -1571,6 +1697,10 @@ impl EffectHost for RunState {
             C::AddSellValue(amount) => {
                 let amount = amount.eval(&*self, context)?;
                 self.add_sell_value(target, amount)?
+            }
+            C::AddCard { count, spec } => {
+                let count = count.eval(&*self, context)?;
+                self.add_card(target, spec, count, caused)?
             }
         })
     }
@@ -1694,7 +1824,7 @@ impl RunState {
         _target: Target,
         kind: &str,
         id: Option<&str>,
-        rarity: Option<u8>,
+        (rarity, edition): (Option<u8>, Option<crate::cards::Edition>),
         _caused: &mut Vec<Event>,
     ) -> Result<Change, HostError> {
         let pools =
@@ -1705,7 +1835,9 @@ impl RunState {
             |e: turnstile_core::determinism::StreamError| HostError::new("stream", e.to_string());
         if kind == "joker" {
             let before = self.jokers.len() as i64;
-            if before >= self.rule(crate::state::Rule::JokerSlots) {
+            // A negative joker brings its own slot.
+            let negative = edition == Some(crate::cards::Edition::Negative);
+            if before >= self.rule(crate::state::Rule::JokerSlots) && !negative {
                 return Ok(Change::int(before, before));
             }
             let joker = match id {
@@ -1735,6 +1867,10 @@ impl RunState {
                     pool[pick].clone()
                 }
             };
+            let mut joker = joker;
+            if let Some(edition) = edition {
+                joker.edition = edition;
+            }
             self.jokers.push(joker);
             return Ok(Change::int(before, self.jokers.len() as i64));
         }
@@ -1769,13 +1905,86 @@ impl RunState {
         Ok(Change::int(before, self.consumables.len() as i64))
     }
 
-    /// `AlterCard`: changes a card a consumable is used on (a held card of the resolution).
+    /// `AddCard`: `count` playing cards for the game to add (`Scoring::created`), each
+    /// telling the jokers (`OnCardAdded`).
+    fn add_card(
+        &mut self,
+        target: Target,
+        spec: &crate::vocabulary::NewCards,
+        count: i64,
+        caused: &mut Vec<Event>,
+    ) -> Result<Change, HostError> {
+        use crate::cards::{Seal, Suit};
+        if !(0..=52).contains(&count) {
+            return Err(HostError::new(
+                "bad_count",
+                format!("AddCard adds 0 to 52 cards, not {count}"),
+            ));
+        }
+        let source = if spec.copy {
+            let card = match target {
+                Target::Thing(ThingId(n)) if (PLAYED..HELD).contains(&n) => {
+                    self.scoring.played.get((n - PLAYED) as usize)
+                }
+                Target::Thing(ThingId(n)) if (HELD..SLOT).contains(&n) => {
+                    self.scoring.held.get((n - HELD) as usize)
+                }
+                _ => None,
+            };
+            Some(*card.ok_or_else(|| HostError::not_applicable("AddCard", target))?)
+        } else {
+            None
+        };
+        let stream =
+            |e: turnstile_core::determinism::StreamError| HostError::new("stream", e.to_string());
+        let before = self.scoring.created.len() as i64;
+        for _ in 0..count {
+            let mut card = match source {
+                Some(card) => card,
+                None => {
+                    let rank = 2 + self.streams.below("creation", 13).map_err(stream)?;
+                    let suit =
+                        Suit::ALL[self.streams.below("creation", 4).map_err(stream)? as usize];
+                    Card::new(u8::try_from(rank).unwrap_or(2), suit)
+                }
+            };
+            if let Some(enhancement) = spec.enhancement {
+                card.enhancement = enhancement;
+            }
+            if let Some(seal) = spec.seal {
+                card.seal = seal;
+            }
+            if spec.any_seal {
+                card.seal = [Seal::Gold, Seal::Red, Seal::Blue, Seal::Purple]
+                    [self.streams.below("creation", 4).map_err(stream)? as usize];
+            }
+            self.scoring.created.push(NewCard {
+                card,
+                to_hand: spec.to_hand,
+            });
+            caused.push(Event::new(Trigger::Game(CloverTrigger::OnCardAdded)));
+        }
+        Ok(Change::int(before, self.scoring.created.len() as i64))
+    }
+
+    /// `AlterCard`: changes a card a consumable is used on (a held card of the resolution) or
+    /// a played card while its hand scores (the game then keeps the change in the run's deck).
     fn alter_card(
         &mut self,
         target: Target,
         change: &crate::vocabulary::CardChange,
     ) -> Result<Change, HostError> {
         match target {
+            Target::Thing(ThingId(n)) if (PLAYED..HELD).contains(&n) => {
+                let card = self
+                    .scoring
+                    .played
+                    .get_mut((n - PLAYED) as usize)
+                    .ok_or_else(|| HostError::not_applicable("AlterCard", target))?;
+                let before = card.chips();
+                change.apply(card);
+                Ok(Change::int(before, card.chips()))
+            }
             Target::Thing(ThingId(n)) if (HELD..SLOT).contains(&n) => {
                 let card = self
                     .scoring

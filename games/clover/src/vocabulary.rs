@@ -89,6 +89,10 @@ pub enum CloverTrigger {
     OnPackOpened,
     /// Another joker was sold: every joker still owned hears it.
     OnJokerSold,
+    /// A blind's last hand fell short (`round.scoredPercent`); gaining `rescue` saves the run.
+    OnRoundLost,
+    /// A playing card was added to the run's deck (`AddCard`): once per card.
+    OnCardAdded,
 }
 
 impl Named for CloverTrigger {
@@ -113,6 +117,8 @@ impl Named for CloverTrigger {
         CloverTrigger::OnPackSkipped,
         CloverTrigger::OnPackOpened,
         CloverTrigger::OnJokerSold,
+        CloverTrigger::OnRoundLost,
+        CloverTrigger::OnCardAdded,
     ];
 
     fn name(self) -> &'static str {
@@ -137,6 +143,8 @@ impl Named for CloverTrigger {
             CloverTrigger::OnPackSkipped => "OnPackSkipped",
             CloverTrigger::OnPackOpened => "OnPackOpened",
             CloverTrigger::OnJokerSold => "OnJokerSold",
+            CloverTrigger::OnRoundLost => "OnRoundLost",
+            CloverTrigger::OnCardAdded => "OnCardAdded",
         }
     }
 
@@ -184,6 +192,12 @@ impl Named for CloverTrigger {
             CloverTrigger::OnJokerSold => {
                 "Another joker was sold: every joker still owned hears it, after the sold one left."
             }
+            CloverTrigger::OnCardAdded => {
+                "A playing card was added to the run's deck (an `AddCard` row), once per card."
+            }
+            CloverTrigger::OnRoundLost => {
+                "A blind's last hand fell short; a row gaining the `rescue` resource saves the run."
+            }
         }
     }
 }
@@ -207,6 +221,9 @@ pub enum CloverScope {
     Selected,
     /// The owner joker's own slot (a joker that destroys itself).
     ThisJoker,
+    /// Scoring: every scoring card of the played hand that is not debuffed, left to right
+    /// (what acts on the hand as a whole before its cards score).
+    ScoringCards,
 }
 
 impl Named for CloverScope {
@@ -219,6 +236,7 @@ impl Named for CloverScope {
         CloverScope::Run,
         CloverScope::Selected,
         CloverScope::ThisJoker,
+        CloverScope::ScoringCards,
     ];
 
     fn name(self) -> &'static str {
@@ -231,6 +249,7 @@ impl Named for CloverScope {
             CloverScope::Run => "Run",
             CloverScope::Selected => "Selected",
             CloverScope::ThisJoker => "ThisJoker",
+            CloverScope::ScoringCards => "ScoringCards",
         }
     }
 
@@ -248,6 +267,9 @@ impl Named for CloverScope {
                 "The playing cards a consumable is used on (chosen from the hand), left to right."
             }
             CloverScope::ThisJoker => "The owner joker's own slot (a joker that destroys itself).",
+            CloverScope::ScoringCards => {
+                "Scoring: every scoring card of the played hand that is not debuffed, left to right."
+            }
         }
     }
 }
@@ -336,6 +358,9 @@ pub enum CloverOperation {
         /// A joker's rarity (1 common … 4 legendary); empty: drawn 70/25/5 on `creation`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         rarity: Option<u8>,
+        /// A joker's edition (a negative one needs no free slot); empty: none.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        edition: Option<Edition>,
     },
     /// Destroys the target.
     Destroy,
@@ -357,11 +382,35 @@ pub enum CloverOperation {
         /// Ranks up by this many.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         rank: Option<u8>,
+        /// Chips the card keeps for good (added to its rank chips whenever it scores).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bonus: Option<u16>,
     },
     /// Raises what selling the target joker pays (a negative amount lowers it, not below 0).
     AddSellValue {
         /// By how much.
         amount: Amount,
+    },
+    /// Adds playing cards to the run's deck for good (and with `toHand` to the hand): copies
+    /// of the target playing card, or new cards whose rank and suit are drawn on `creation`.
+    AddCard {
+        /// How many (at most 52).
+        count: Amount,
+        /// Copies of the target card (a played, held or chosen card).
+        #[serde(default, skip_serializing_if = "is_false")]
+        copy: bool,
+        /// The new cards' enhancement.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        enhancement: Option<Enhancement>,
+        /// The new cards' seal.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seal: Option<Seal>,
+        /// A seal drawn for each (uniform among the four, on `creation`).
+        #[serde(default, skip_serializing_if = "is_false")]
+        any_seal: bool,
+        /// Into the hand as well (beyond the hand size), not only the deck.
+        #[serde(default, skip_serializing_if = "is_false")]
+        to_hand: bool,
     },
     /// Changes the owner's own counter (scaling jokers).
     ScaleSelf {
@@ -386,6 +435,7 @@ impl GameOperation for CloverOperation {
         "ScaleSelf",
         "AlterCard",
         "AddSellValue",
+        "AddCard",
     ];
 
     const COLUMNS: &'static [&'static str] = &[
@@ -401,6 +451,10 @@ impl GameOperation for CloverOperation {
         "operation.suit",
         "operation.edition",
         "operation.rank",
+        "operation.bonus",
+        "operation.copy",
+        "operation.anySeal",
+        "operation.toHand",
     ];
 
     fn kind(&self) -> &'static str {
@@ -416,6 +470,7 @@ impl GameOperation for CloverOperation {
             CloverOperation::ScaleSelf { .. } => "ScaleSelf",
             CloverOperation::AlterCard { .. } => "AlterCard",
             CloverOperation::AddSellValue { .. } => "AddSellValue",
+            CloverOperation::AddCard { .. } => "AddCard",
         }
     }
 
@@ -443,7 +498,10 @@ impl GameOperation for CloverOperation {
             }
             "ScaleSelf" => "Changes the owner's own counter: Add, Sub (not below 0) or Reset.",
             "AlterCard" => {
-                "Changes the target playing card: its enhancement, seal, suit or edition, or its rank up by a number."
+                "Changes the target playing card: its enhancement, seal, suit or edition, its rank up by a number, or lasting bonus chips."
+            }
+            "AddCard" => {
+                "Adds playing cards to the run's deck (and the hand): copies of the target card, or new ones drawn on `creation`."
             }
             "AddSellValue" => {
                 "Raises what selling the target joker pays (negative: lowers it, not below 0)."
@@ -483,6 +541,8 @@ pub enum CompiledCloverOperation {
         id: Option<Arc<str>>,
         /// A joker's rarity, if fixed.
         rarity: Option<u8>,
+        /// A joker's edition, if any.
+        edition: Option<Edition>,
     },
     /// `Destroy`.
     Destroy,
@@ -497,6 +557,28 @@ pub enum CompiledCloverOperation {
     AlterCard(CardChange),
     /// `AddSellValue`.
     AddSellValue(CompiledAmount),
+    /// `AddCard`.
+    AddCard {
+        /// How many.
+        count: CompiledAmount,
+        /// What the cards are.
+        spec: NewCards,
+    },
+}
+
+/// What `AddCard` makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct NewCards {
+    /// Copies of the target card.
+    pub copy: bool,
+    /// The enhancement given.
+    pub enhancement: Option<Enhancement>,
+    /// The seal given.
+    pub seal: Option<Seal>,
+    /// A seal drawn for each.
+    pub any_seal: bool,
+    /// Into the hand as well.
+    pub to_hand: bool,
 }
 
 /// A compiled `AddChips`/`AddMult`: the amount, how it applies, and the stream it is drawn
@@ -524,6 +606,8 @@ pub struct CardChange {
     pub edition: Option<Edition>,
     /// Ranks up.
     pub rank: Option<u8>,
+    /// Lasting chips added.
+    pub bonus: Option<u16>,
 }
 
 impl CardChange {
@@ -545,6 +629,9 @@ impl CardChange {
             // Ranks 2..14 (ace high) go round: an ace ranked up by one is a 2.
             let r = u32::from(card.rank.clamp(2, 14)) - 2 + u32::from(up);
             card.rank = u8::try_from(r % 13 + 2).unwrap_or(2);
+        }
+        if let Some(chips) = self.bonus {
+            card.perma_bonus = card.perma_bonus.saturating_add(u32::from(chips));
         }
     }
 }
@@ -589,12 +676,18 @@ impl GameVocabulary for CloverVocabulary {
                         mode: mode.unwrap_or(ScaleMode::Add),
                     })
             }
-            CloverOperation::CreateCard { kind, id, rarity } => {
+            CloverOperation::CreateCard {
+                kind,
+                id,
+                rarity,
+                edition,
+            } => {
                 compiler.subject(kind);
                 Some(C::CreateCard {
                     kind: Arc::from(kind.as_str()),
                     id: id.as_deref().map(Arc::from),
                     rarity: *rarity,
+                    edition: *edition,
                 })
             }
             CloverOperation::Destroy => Some(C::Destroy),
@@ -604,6 +697,7 @@ impl GameVocabulary for CloverVocabulary {
                 suit,
                 edition,
                 rank,
+                bonus,
             } => {
                 compiler.subject("card");
                 Some(C::AlterCard(CardChange {
@@ -612,7 +706,30 @@ impl GameVocabulary for CloverVocabulary {
                     suit: *suit,
                     edition: *edition,
                     rank: *rank,
+                    bonus: *bonus,
                 }))
+            }
+            CloverOperation::AddCard {
+                count,
+                copy,
+                enhancement,
+                seal,
+                any_seal,
+                to_hand,
+            } => {
+                compiler.subject("deck");
+                compiler
+                    .amount("operation.count", count)
+                    .map(|count| C::AddCard {
+                        count,
+                        spec: NewCards {
+                            copy: *copy,
+                            enhancement: *enhancement,
+                            seal: *seal,
+                            any_seal: *any_seal,
+                            to_hand: *to_hand,
+                        },
+                    })
             }
             CloverOperation::AddSellValue { amount } => {
                 compiler.subject("sell_value");
@@ -663,4 +780,8 @@ fn tally(
             mode: mode.unwrap_or(ScaleMode::Add),
             draw: draw.map(Arc::from),
         })
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }

@@ -113,6 +113,16 @@ const SCORED: &[Scored] = &[
         chips: 32,
         mult: 2 * W,
     },
+    // Six mult gathered from destroyed neighbours: 2 + 6.
+    Scored {
+        thing: "ritual_knife",
+        jokers: &[("ritual_knife", 6)],
+        setup: none,
+        played: "AS AH 3C",
+        held: "",
+        chips: 32,
+        mult: 8 * W,
+    },
     // Four jokers sold: x2.
     Scored {
         thing: "bonfire",
@@ -713,6 +723,48 @@ const AFTER: &[After] = &[
         },
         check: |b, a| money(a) == money(b) + 10,
         want: "$5 for each of the two discarded fives",
+    },
+    After {
+        thing: "masquerade",
+        jokers: &[("masquerade", 0)],
+        act: |r, c| discard(r, c, "KS QH JC 3D"),
+        check: |b, a| money(a) == money(b) + 5,
+        want: "$5 once for a discard of three faces among four cards",
+    },
+    After {
+        thing: "masquerade (two faces)",
+        jokers: &[("masquerade", 0)],
+        act: |r, c| discard(r, c, "KS QH 4C 3D"),
+        check: |b, a| money(a) == money(b),
+        want: "nothing for two faces",
+    },
+    After {
+        thing: "ritual_knife",
+        jokers: &[("ritual_knife", 0), ("bells_pair", 0)],
+        act: |r, c| run::start_round(r, c, Blind::Small).unwrap(),
+        check: |b, a| {
+            a.jokers.len() == 1
+                && b.jokers[1].sell_value > 0
+                && a.jokers[0].counter == 2 * b.jokers[1].sell_value
+        },
+        want: "its right neighbour destroyed, twice its sell value gained as mult",
+    },
+    After {
+        thing: "ritual_knife (eternal neighbour)",
+        jokers: &[("ritual_knife", 0), ("bells_pair", 0)],
+        act: |r, c| {
+            r.jokers[1].eternal = true;
+            run::start_round(r, c, Blind::Small).unwrap()
+        },
+        check: |_, a| a.jokers.len() == 2 && a.jokers[0].counter == 0,
+        want: "an eternal neighbour stays and gives nothing",
+    },
+    After {
+        thing: "ritual_knife (last slot)",
+        jokers: &[("bells_pair", 0), ("ritual_knife", 3)],
+        act: |r, c| run::start_round(r, c, Blind::Small).unwrap(),
+        check: |_, a| a.jokers.len() == 2 && a.jokers[1].counter == 3,
+        want: "nothing to its right: nothing happens",
     },
     After {
         thing: "errand_list",
@@ -2078,11 +2130,12 @@ fn round_memory_bosses_and_the_card_shark() {
 fn the_snare_and_the_coil_change_the_draw() {
     let at_boss = |seed: &str, boss: &str| {
         let (content, mut s) = new_game(seed, 1);
+        s.apply(content.content(), &CloverAction::SkipBlind)
+            .unwrap();
+        s.apply(content.content(), &CloverAction::SkipBlind)
+            .unwrap();
+        // Set after the skips: a boss tag taken for one would draw the boss again.
         s.run.boss = Some(format!("boss:{boss}"));
-        s.apply(content.content(), &CloverAction::SkipBlind)
-            .unwrap();
-        s.apply(content.content(), &CloverAction::SkipBlind)
-            .unwrap();
         s.apply(content.content(), &CloverAction::SelectBlind)
             .unwrap();
         (content, s)
@@ -2385,4 +2438,340 @@ fn the_game_remembers_the_decks_starting_size() {
     let (_, state) = new_game("deck-start", 1);
     assert_eq!(state.run.deck_start, state.cards.len() as i64);
     assert_eq!(state.run.deck_start, 52);
+}
+
+#[test]
+fn the_wayfarer_gives_each_scored_card_chips_it_keeps() {
+    let c = content();
+    let mut run = run_of(&c, &[("wayfarer", 0)]);
+    // This hand: the aces score their rank chips (the bonus comes after them): 10 + 11 + 11.
+    let first = score_hand(&mut run, &c, &cards("AS AH 3C"), &[], true).unwrap();
+    assert_eq!(first.chips, 32);
+    let after: Vec<u32> = run.scoring.played.iter().map(|c| c.perma_bonus).collect();
+    assert_eq!(
+        after,
+        [5, 5, 0],
+        "the scoring aces gain 5, the unscored three nothing"
+    );
+    // Played again, the aces bring their 5 each: 10 + 16 + 16.
+    let again = run.scoring.played.clone();
+    let second = score_hand(&mut run, &c, &again, &[], true).unwrap();
+    assert_eq!(second.chips, 42);
+    assert_eq!(run.scoring.played[0].perma_bonus, 10);
+}
+
+#[test]
+fn a_card_changed_while_it_scores_stays_changed_in_the_runs_deck() {
+    let (content, mut s) = new_game("wayfarer-deck", 1);
+    let c = content.content();
+    s.run.jokers.extend(c.joker("wayfarer"));
+    run::rebuild(&mut s.run, c).unwrap();
+    s.apply(c, &CloverAction::SelectBlind).unwrap();
+    let played = s.hand[0];
+    let before = s.cards.iter().filter(|k| **k == played).count();
+    s.apply(c, &CloverAction::Play { cards: vec![0] }).unwrap();
+    let mut kept = played;
+    kept.perma_bonus += 5;
+    assert_eq!(s.cards.len(), 52, "no card gained or lost");
+    assert_eq!(s.cards.iter().filter(|k| **k == kept).count(), 1);
+    assert_eq!(
+        s.cards.iter().filter(|k| **k == played).count(),
+        before - 1,
+        "the played card is replaced, not copied"
+    );
+}
+
+#[test]
+fn the_gilt_mask_gilds_scoring_faces_before_they_score() {
+    let c = content();
+    let mut run = run_of(&c, &[("gilt_mask", 0)]);
+    let mut played = cards("KS KH 3C");
+    played[0] = played[0].with(Enhancement::Bonus);
+    let r = score_hand(&mut run, &c, &played, &[], true).unwrap();
+    // The bonus king is gold before it scores, so its +30 is gone: 10 + 10 + 10.
+    assert_eq!(r.chips, 30);
+    let now: Vec<Enhancement> = run.scoring.played.iter().map(|c| c.enhancement).collect();
+    assert_eq!(
+        now,
+        [Enhancement::Gold, Enhancement::Gold, Enhancement::None],
+        "the two scoring kings, not the unscored three"
+    );
+    // No face scored: nothing changes.
+    let mut run = run_of(&c, &[("gilt_mask", 0)]);
+    score_hand(&mut run, &c, &cards("AS AH 3C"), &[], true).unwrap();
+    assert!(run
+        .scoring
+        .played
+        .iter()
+        .all(|c| c.enhancement == Enhancement::None));
+}
+
+#[test]
+fn the_leech_strips_enhancements_before_scoring_and_grows() {
+    let c = content();
+    let mut run = run_of(&c, &[("leech", 0)]);
+    let mut played = cards("AS AH 3C");
+    played[0] = played[0].with(Enhancement::Mult);
+    played[1] = played[1].with(Enhancement::Bonus);
+    played[2] = played[2].with(Enhancement::Glass);
+    let r = score_hand(&mut run, &c, &played, &[], true).unwrap();
+    // Stripped before scoring: 10 + 11 + 11 chips, mult 2 x (1 + 2 x 0.1); the unscored glass
+    // three keeps its enhancement.
+    assert_eq!(r.chips, 32);
+    assert_eq!(r.mult, Fixed::from_raw(24_000));
+    assert_eq!(run.jokers[0].counter, 2);
+    assert_eq!(run.scoring.played[2].enhancement, Enhancement::Glass);
+    assert!(run.scoring.played[..2]
+        .iter()
+        .all(|c| c.enhancement == Enhancement::None));
+    // Later hands keep the x1.2 and plain cards add nothing.
+    let r = score_hand(&mut run, &c, &cards("AS AH 3C"), &[], true).unwrap();
+    assert_eq!(
+        (r.mult, run.jokers[0].counter),
+        (Fixed::from_raw(24_000), 2)
+    );
+}
+
+/// The Alley Cat grows once per evaluation in which a lucky card pays: forced with three chance
+/// doublers (1/5 x 8 >= 1), so both lucky aces pay and the cat's x1.5 applies in the joker step.
+#[test]
+fn the_alley_cat_grows_when_lucky_cards_pay() {
+    let c = content();
+    let mut run = run_of(
+        &c,
+        &[
+            ("alley_cat", 0),
+            ("loaded_dice", 0),
+            ("loaded_dice", 0),
+            ("loaded_dice", 0),
+        ],
+    );
+    assert_eq!(run.rule(Rule::ChanceFactor), 8);
+    let mut played = cards("AS AH 3C");
+    played[0] = played[0].with(Enhancement::Lucky);
+    played[1] = played[1].with(Enhancement::Lucky);
+    let r = score_hand(&mut run, &c, &played, &[], true).unwrap();
+    assert_eq!(run.jokers[0].counter, 2, "one per paying evaluation");
+    // 2 + 20 + 20 = 42, x(1 + 2 x 0.25) = 63.
+    assert_eq!((r.chips, r.mult), (32, Fixed::from_int(63)));
+    // Plain cards pay nothing: the cat keeps its counter.
+    score_hand(&mut run, &c, &cards("AS AH 3C"), &[], true).unwrap();
+    assert_eq!(run.jokers[0].counter, 2);
+}
+
+/// The Glazier grows x0.75 for each glass card that breaks after scoring: forced with two
+/// chance doublers (1/4 x 4 = 1); the growth applies from the next hand.
+#[test]
+fn the_glazier_grows_when_glass_breaks() {
+    let c = content();
+    let mut run = run_of(
+        &c,
+        &[("glazier", 0), ("loaded_dice", 0), ("loaded_dice", 0)],
+    );
+    let mut played = cards("AS AH 3C");
+    played[0] = played[0].with(Enhancement::Glass);
+    played[1] = played[1].with(Enhancement::Glass);
+    let r = score_hand(&mut run, &c, &played, &[], true).unwrap();
+    assert_eq!(r.destroyed.len(), 2);
+    // 2 x2 x2 = 8; the glazier was still x1.
+    assert_eq!(r.mult, Fixed::from_int(8));
+    assert_eq!(run.jokers[0].counter, 6);
+    let r = score_hand(&mut run, &c, &cards("AS AH 3C"), &[], true).unwrap();
+    assert_eq!(r.mult, Fixed::from_int(5), "2 x (1 + 6 x 0.25)");
+    // Glass that holds does not count.
+    let mut run = run_of(&c, &[("glazier", 0)]);
+    score_hand(&mut run, &c, &cards("AS AH 3C"), &[], true).unwrap();
+    assert_eq!(run.jokers[0].counter, 0);
+}
+
+/// The Last Breath saves a run whose last hand reached a quarter of the blind: it destroys
+/// itself and gains `rescue`; a second copy stays, an eternal one never saves, and below 25 %
+/// nothing happens.
+#[test]
+fn the_last_breath_saves_a_run_once_at_a_quarter_of_the_blind() {
+    let c = content();
+    let mut r = run_of(&c, &[("last_breath", 0), ("last_breath", 0)]);
+    assert_eq!(run::round_lost(&mut r, &c, 24).unwrap(), None);
+    assert_eq!(r.jokers.len(), 2, "below 25 %: nothing");
+    assert_eq!(
+        run::round_lost(&mut r, &c, 25).unwrap().as_deref(),
+        Some("joker:last_breath")
+    );
+    assert_eq!(r.jokers.len(), 1, "one copy is spent, the other stays");
+    let mut r = run_of(&c, &[("last_breath", 0)]);
+    r.jokers[0].eternal = true;
+    assert_eq!(
+        run::round_lost(&mut r, &c, 90).unwrap(),
+        None,
+        "an eternal one never leaves"
+    );
+    assert_eq!(r.jokers.len(), 1);
+}
+
+#[test]
+fn a_saved_run_goes_to_the_shop_without_the_blind_reward() {
+    use turnstile_clover::game::{CloverEvent, Phase};
+    let last_hand = |joker: Option<&str>| {
+        let (content, mut s) = new_game("last-breath", 1);
+        let c = content.content();
+        s.run.jokers.extend(joker.and_then(|j| c.joker(j)));
+        run::rebuild(&mut s.run, c).unwrap();
+        s.apply(c, &CloverAction::SelectBlind).unwrap();
+        s.run.hands_left = 1;
+        s.scored = s.target / 4;
+        let money = s.run.money;
+        let events = s.apply(c, &CloverAction::Play { cards: vec![0] }).unwrap();
+        (s, events, money)
+    };
+    let (lost, events, _) = last_hand(None);
+    assert_eq!(lost.phase, Phase::Lost);
+    assert!(events.iter().any(|e| matches!(e, CloverEvent::RunLost)));
+    let (saved, events, money) = last_hand(Some("last_breath"));
+    assert_eq!(saved.phase, Phase::Shop);
+    assert!(saved.run.jokers.is_empty(), "the joker is spent");
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, CloverEvent::RunSaved { by } if by == "joker:last_breath")));
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, CloverEvent::BlindBeaten { .. })));
+    assert!(!events.iter().any(|e| matches!(e, CloverEvent::RunLost)));
+    // No blind reward ($3 for the small blind); no hands left, and interest on under $5 is 0.
+    assert_eq!(saved.run.money, money);
+}
+
+/// The edition tags create a joker of their edition at once; a full row of jokers refuses the
+/// foil one, and the negative one still fits and brings its slot.
+#[test]
+fn edition_tags_create_jokers_of_their_edition() {
+    use turnstile_clover::cards::Edition;
+    let c = content();
+    let mut run = run_of(&c, &[]);
+    for (tag, edition) in [
+        ("foil", Edition::Foil),
+        ("holographic", Edition::Holographic),
+        ("polychrome", Edition::Polychrome),
+    ] {
+        let before = run.jokers.len();
+        run::take_tag(&mut run, &c, tag).unwrap();
+        assert_eq!(run.jokers.len(), before + 1, "{tag}");
+        assert_eq!(run.jokers[before].edition, edition, "{tag}");
+    }
+    let slots = run.rule(Rule::JokerSlots);
+    while (run.jokers.len() as i64) < slots {
+        run::take_tag(&mut run, &c, "top_up").unwrap();
+    }
+    let full = run.jokers.len();
+    run::take_tag(&mut run, &c, "foil").unwrap();
+    assert_eq!(run.jokers.len(), full, "no room: nothing created");
+    run::take_tag(&mut run, &c, "negative").unwrap();
+    assert_eq!(run.jokers.len(), full + 1);
+    assert_eq!(run.jokers[full].edition, Edition::Negative);
+    assert_eq!(
+        run.rule(Rule::JokerSlots),
+        slots + 1,
+        "its slot comes with it"
+    );
+}
+
+/// A game with `jokers`, its first blind started.
+fn playing_with(
+    seed: &str,
+    jokers: &[&str],
+) -> (
+    turnstile_clover::CloverContent,
+    turnstile_clover::CloverState,
+) {
+    let (content, mut s) = new_game(seed, 1);
+    let c = content.content();
+    for j in jokers {
+        s.run.jokers.extend(c.joker(j));
+    }
+    run::rebuild(&mut s.run, c).unwrap();
+    s.apply(c, &CloverAction::SelectBlind).unwrap();
+    (content, s)
+}
+
+#[test]
+fn the_marble_bust_adds_a_stone_card_to_the_deck_each_blind() {
+    let (_, s) = playing_with("marble", &["marble_bust"]);
+    assert_eq!(s.cards.len(), 53);
+    assert_eq!(s.cards.iter().filter(|c| c.is_stone()).count(), 1);
+    assert_eq!(
+        s.deck.len() + s.hand.len(),
+        53,
+        "shuffled into this blind's draw pile"
+    );
+    let (_, plain) = playing_with("marble", &[]);
+    assert_eq!(plain.cards.len(), 52);
+}
+
+#[test]
+fn the_charter_deals_a_sealed_card_into_the_hand() {
+    let (_, s) = playing_with("charter", &["charter"]);
+    let size = s.run.rule(Rule::HandSize) as usize;
+    assert_eq!(s.hand.len(), size + 1, "beyond the hand size");
+    let new = s.hand[size];
+    assert_ne!(new.seal, Seal::None);
+    assert_eq!(s.cards.len(), 53);
+    assert_eq!(
+        s.deck.len() + s.hand.len(),
+        53,
+        "not in the draw pile as well"
+    );
+}
+
+#[test]
+fn the_helix_copies_a_single_card_first_hand_into_deck_and_hand() {
+    let (content, mut s) = playing_with("helix", &["helix"]);
+    let c = content.content();
+    let played = s.hand[0];
+    s.apply(c, &CloverAction::Play { cards: vec![0] }).unwrap();
+    assert_eq!(s.cards.len(), 53);
+    assert_eq!(s.cards.iter().filter(|k| **k == played).count(), 2);
+    assert!(s.hand.contains(&played), "the copy is in the hand");
+    // The second hand of the round: no copy.
+    s.apply(c, &CloverAction::Play { cards: vec![0] }).unwrap();
+    assert_eq!(s.cards.len(), 53);
+    // A first hand of two cards: no copy either.
+    let (content, mut s) = playing_with("helix", &["helix"]);
+    s.apply(content.content(), &CloverAction::Play { cards: vec![0, 1] })
+        .unwrap();
+    assert_eq!(s.cards.len(), 52);
+}
+
+#[test]
+fn the_mirage_grows_for_every_card_added() {
+    let (content, mut s) = playing_with("mirage", &["mirage", "marble_bust", "charter"]);
+    assert_eq!(s.run.jokers[0].counter, 2, "a stone card and a sealed card");
+    // x1.5 in the joker step: a single card's high card, 1 x 1.5.
+    let events = s
+        .apply(content.content(), &CloverAction::Play { cards: vec![0] })
+        .unwrap();
+    let mult = events.iter().find_map(|e| match e {
+        turnstile_clover::game::CloverEvent::HandScored { mult, .. } => *mult,
+        _ => None,
+    });
+    assert_eq!(mult, Some(Fixed::from_raw(15_000)));
+}
+
+#[test]
+fn twinning_adds_two_copies_of_the_chosen_card() {
+    let (content, mut s) = playing_with("twinning", &[]);
+    let c = content.content();
+    s.run.consumables.push("spectral:twinning".into());
+    let chosen = s.hand[2];
+    let size = s.hand.len();
+    s.apply(
+        c,
+        &CloverAction::Use {
+            index: 0,
+            cards: vec![2],
+        },
+    )
+    .unwrap();
+    assert_eq!(s.hand.len(), size + 2);
+    assert_eq!(s.hand.iter().filter(|k| **k == chosen).count(), 3);
+    assert_eq!(s.cards.len(), 54);
+    assert!(s.run.consumables.is_empty());
 }

@@ -392,3 +392,69 @@ fn the_typed_rules_are_the_rule_resources_in_order() {
     assert_eq!(r.rule(Rule::JokerSlots), 5);
     assert_eq!(r.rule(Rule::InterestCap), 25);
 }
+
+/// The voucher tag waits for the next shop, which then offers two different vouchers; the shop
+/// after it offers one again.
+#[test]
+fn the_voucher_tag_adds_a_voucher_to_the_next_shop() {
+    let c = content();
+    let mut r = fresh(&c);
+    let vouchers = |offers: &[String]| offers.iter().filter(|o| o.starts_with("voucher:")).count();
+    run::take_tag(&mut r, &c, "voucher").unwrap();
+    assert_eq!(r.tags, ["tag:voucher"], "it waits for the shop");
+    run::start_round(&mut r, &c, Blind::Small).unwrap();
+    run::end_round(&mut r, &c, Blind::Small, &[]).unwrap();
+    let offers = run::enter_shop(&mut r, &c).unwrap();
+    assert_eq!(vouchers(&offers), 2);
+    let drawn: Vec<&String> = offers
+        .iter()
+        .filter(|o| o.starts_with("voucher:"))
+        .collect();
+    assert_ne!(drawn[0], drawn[1], "two different vouchers");
+    assert!(r.tags.is_empty(), "spent");
+    run::start_round(&mut r, &c, Blind::Big).unwrap();
+    run::end_round(&mut r, &c, Blind::Big, &[]).unwrap();
+    let offers = run::enter_shop(&mut r, &c).unwrap();
+    assert_eq!(vouchers(&offers), 1);
+}
+
+/// The boss tag draws the ante's boss again at once, never the same one.
+#[test]
+fn the_boss_tag_redraws_the_antes_boss() {
+    let c = content();
+    for seed in 0..20 {
+        let mut r = RunState::new(&format!("boss-tag{seed}"), 1, "plain").unwrap();
+        run::rebuild(&mut r, &c).unwrap();
+        let first = run::choose_boss(&mut r, &c).unwrap();
+        run::take_tag(&mut r, &c, "boss").unwrap();
+        let now = r.boss.clone().unwrap();
+        assert_ne!(now, first, "seed {seed}");
+        assert!(now.starts_with("boss:"));
+        assert!(r.tags.is_empty(), "spent at once");
+    }
+}
+
+#[test]
+fn skipping_for_the_boss_tag_tells_the_new_boss() {
+    use turnstile_clover::game::CloverEvent;
+    use turnstile_clover::CloverAction;
+    // Skip blinds until a seed draws the boss tag.
+    for seed in 0..200 {
+        let (content, mut s) = new_game(&format!("skip-boss{seed}"), 1);
+        let c = content.content();
+        let before = s.run.boss.clone();
+        let events = s.apply(c, &CloverAction::SkipBlind).unwrap();
+        let took_boss = events
+            .iter()
+            .any(|e| matches!(e, CloverEvent::BlindSkipped { tag } if tag == "boss"));
+        if !took_boss {
+            continue;
+        }
+        assert_ne!(s.run.boss, before);
+        assert!(events.iter().any(
+            |e| matches!(e, CloverEvent::BossRerolled { boss, .. } if Some(boss) == s.run.boss.as_ref())
+        ));
+        return;
+    }
+    panic!("no seed of 200 drew the boss tag");
+}

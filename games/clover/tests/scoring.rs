@@ -365,6 +365,8 @@ fn every_joker_acts_somewhere() {
         "OnBossDefeated",
         "OnPackOpened",
         "OnJokerSold",
+        "OnRoundLost",
+        "OnCardAdded",
     ];
     for joker in c.of_kind("joker") {
         let owner = format!("joker:{}", joker.id);

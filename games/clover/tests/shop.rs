@@ -646,3 +646,98 @@ fn the_view_prices_offers_as_charged_and_the_star_atlas_gives_planets_away() {
     assert_eq!((s.phase, s.run.money), (Phase::Pack, 0));
     assert_eq!(s.run.levels, levels, "nothing used yet");
 }
+
+/// The Usurper keeps every boss's rules out of its blind: the Needle's one hand and x1 target
+/// and the Rampart's x4 are gone (a plain boss blind: x2), the preview says so, and without the
+/// joker the boss acts.
+#[test]
+fn the_usurper_starts_boss_blinds_without_their_boss() {
+    let boss_blind = |boss: &str, usurper: bool| {
+        let (content, mut s) = new_game("usurper", 1);
+        let c = content.content();
+        if usurper {
+            s.run.jokers.extend(c.joker("usurper"));
+            run::rebuild(&mut s.run, c).unwrap();
+        }
+        s.blind = Blind::Boss;
+        s.run.boss = Some(format!("boss:{boss}"));
+        let preview = run::boss_preview_target(&s.run, c, &format!("boss:{boss}"));
+        s.apply(c, &CloverAction::SelectBlind).unwrap();
+        (s.target, s.run.hands_left, preview, s.run.boss_active)
+    };
+    assert_eq!(boss_blind("needle", false), (300, 1, 300, true));
+    assert_eq!(boss_blind("needle", true), (600, 4, 600, false));
+    assert_eq!(boss_blind("rampart", false).0, 1_200);
+    assert_eq!(boss_blind("rampart", true).0, 600);
+}
+
+/// With the Omen Orb, about one card in five of an Arcana pack is a spectral; without it none
+/// is, and the draws are the same as before the voucher existed (no roll without the rule).
+#[test]
+fn the_omen_orb_puts_spectrals_in_arcana_packs() {
+    let c = content();
+    let count = |orb: bool| {
+        let (mut tarots, mut spectrals) = (0, 0);
+        for seed in 0..40 {
+            let mut r = fresh(&c, &format!("omen{seed}"), 1);
+            if orb {
+                r.money = 100;
+                run::buy_voucher(&mut r, &c, "crystal").unwrap();
+                run::buy_voucher(&mut r, &c, "omen_orb").unwrap();
+            }
+            for item in run::pack_contents(&mut r, &c, "pack:arcana_mega").unwrap() {
+                match item {
+                    PackItem::Owned { item, .. } if item.starts_with("tarot:") => tarots += 1,
+                    PackItem::Owned { item, .. } if item.starts_with("spectral:") => spectrals += 1,
+                    other => panic!("{other:?}"),
+                }
+            }
+        }
+        (tarots, spectrals)
+    };
+    assert_eq!(count(false).1, 0);
+    let (tarots, spectrals) = count(true);
+    assert_eq!(tarots + spectrals, 200);
+    assert!((20..=60).contains(&spectrals), "{spectrals} of 200");
+}
+
+/// The Scarlet Vein disables one joker when its blind starts and a fresh one after every hand;
+/// the disabled joker does nothing in that hand, and all work again once the blind is over.
+#[test]
+fn the_scarlet_vein_disables_one_joker_per_hand() {
+    use turnstile_clover::game::CloverEvent;
+    let (content, mut s) = new_game("scarlet", 1);
+    let c = content.content();
+    for j in ["harlequin", "quiet_pair", "bells_pair"] {
+        s.run.jokers.extend(c.joker(j));
+    }
+    run::rebuild(&mut s.run, c).unwrap();
+    s.blind = Blind::Boss;
+    s.run.boss = Some("boss:scarlet_vein".into());
+    s.apply(c, &CloverAction::SelectBlind).unwrap();
+    for _ in 0..3 {
+        let disabled: Vec<usize> = (0..3).filter(|&i| s.run.jokers[i].disabled).collect();
+        assert_eq!(disabled.len(), 1, "exactly one joker is disabled");
+        let off = format!("joker:{}", s.run.jokers[disabled[0]].id);
+        let events = s.apply(c, &CloverAction::Play { cards: vec![0] }).unwrap();
+        let steps = events
+            .iter()
+            .find_map(|e| match e {
+                CloverEvent::HandScored { steps, .. } => Some(steps.clone()),
+                _ => None,
+            })
+            .unwrap();
+        assert!(!steps.iter().any(|st| *st.owner == *off), "{off} acted");
+        assert!(
+            steps.iter().any(|st| &*st.owner == "joker:harlequin") || off == "joker:harlequin",
+            "the others work"
+        );
+    }
+    // The blind's end clears it.
+    run::end_round(&mut s.run, c, Blind::Boss, &[]).unwrap();
+    assert!(s.run.jokers.iter().all(|j| !j.disabled));
+    // Without the boss nothing is drawn or disabled.
+    let streams = s.run.streams.clone();
+    assert_eq!(run::disable_a_joker(&mut s.run, c).unwrap(), None);
+    assert_eq!(s.run.streams, streams);
+}
