@@ -14,7 +14,7 @@ const RANKS = { 11: "J", 12: "Q", 13: "K", 14: "A" };
 const SUITS = { spades: ["♠", "dark"], hearts: ["♥", "red"], clubs: ["♣", "dark"], diamonds: ["♦", "red"] };
 // HandType order (games/clover/src/hands.rs): the index of `levels` and of `hand.type`
 export const HANDS = ["high_card", "pair", "two_pair", "three_of_a_kind", "straight", "flush", "full_house", "four_of_a_kind", "straight_flush", "five_of_a_kind", "flush_house", "flush_five"];
-const KNOWN_VIEW = new Set(["phase", "ante", "blind", "target", "scored", "money", "handsLeft", "discardsLeft", "hand", "deckCount", "deckSize", "jokers", "consumables", "shop", "packs", "pack", "levels", "boss", "won", "tags", "vouchers", "stake", "deckId", "rerollCost", "blinds", "bossRerollCost", "roundTargets", "shopPrices", "packPrices"]);
+const KNOWN_VIEW = new Set(["phase", "ante", "blind", "target", "scored", "money", "handsLeft", "discardsLeft", "hand", "deckCount", "deckSize", "jokers", "consumables", "shop", "packs", "pack", "levels", "boss", "won", "tags", "vouchers", "stake", "deckId", "rerollCost", "blinds", "bossRerollCost", "roundTargets", "shopPrices", "packPrices", "tagCopies"]);
 // Jokers that read one of the round's targets (`roundTargets`, docs/clover.md "Round targets"):
 // each shows what it looks for this round.
 const ROUND_TARGET = {
@@ -506,7 +506,8 @@ export function mount(root, ctx) {
         j.disabled ? h("span", { class: "sticker spent" }, "disabled by the boss this hand") : null,
         // whatever else a joker grows, shown as it is
         Object.entries(j).filter(([k]) => !JOKER_FIELDS.has(k)).map(([k, val]) => h("span", { class: "muted" }, `${k}: ${typeof val === "object" ? JSON.stringify(val) : val}`)),
-        v.phase === "shop" ? actionButton(j.sellValue != null ? `Sell ($${j.sellValue})` : "Sell", "sell", { type: "sell", slot: i }, { "aria-label": `Sell ${nameOf(`joker:${j.id}`)}` }) : null);
+        // jokers sell at any moment of a run (a sale may turn a boss off mid-blind)
+        ["shop", "selectBlind", "playing", "pack"].includes(v.phase) ? actionButton(j.sellValue != null ? `Sell ($${j.sellValue})` : "Sell", "sell", { type: "sell", slot: i }, { "aria-label": `Sell ${nameOf(`joker:${j.id}`)}` }) : null);
     }) : [h("p", { class: "muted" }, "No jokers yet.")]));
 
     // The hand cards selected now (none once the hand has changed: the selection belonged to it).
@@ -665,6 +666,7 @@ export function mount(root, ctx) {
     // without `tags` the page lists the ones taken, as the timeline tells
     // tags held wait for their moment; the ones taken (from the timeline) may be spent already
     parts.push(...refs("Tags held", v.tags, "tag"));
+    if (v.tagCopies) parts.push(h("p", { class: "muted", "data-testid": "tag-copies" }, `The next tag you take comes ${v.tagCopies + 1} times.`));
     parts.push(...refs("Tags taken", tagsTaken.map((t) => t.tag), "tag"));
     parts.push(...refs("Vouchers", v.vouchers, "voucher"));
     const unknown = Object.entries(v).filter(([k]) => !KNOWN_VIEW.has(k));

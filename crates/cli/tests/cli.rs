@@ -607,7 +607,7 @@ fn content_report_lists_each_game_s_own_vocabulary() {
         &["content", "report", "clover"],
         0,
         &[
-            "game-declared triggers: 22, scopes: 9, operations: 12",
+            "game-declared triggers: 23, scopes: 10, operations: 12",
             "game trigger OnCardScored: ",
             "game scope LeftNeighbour: 0 rows",
             "game operation AddChips: ",
@@ -615,6 +615,12 @@ fn content_report_lists_each_game_s_own_vocabulary() {
             "custom rows: 0",
             "custom rows, single-row game operations included: 0",
             "catalog entries of kind tarot: 22",
+            "catalog entries of kind joker: 150",
+            "catalog entries of kind spectral: 18",
+            "catalog entries of kind tag: 24",
+            "catalog entries of kind planet: 12",
+            "catalog entries of kind deck: 15",
+            "catalog entries of kind stake: 8",
         ],
     );
     // Duel declares none: everything it runs is the engine's.

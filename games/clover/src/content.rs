@@ -187,6 +187,8 @@ pub fn vocabulary() -> EffectVocabulary {
     let _ = v.resource("ante", ResourceKind::State);
     let _ = v.resource("rescue", ResourceKind::State);
     let _ = v.resource("boss_redraw", ResourceKind::State);
+    let _ = v.resource("tag_copies", ResourceKind::State);
+    let _ = v.resource("boss_active", ResourceKind::State);
     let _ = v.streams_of(&STREAMS);
     v
 }

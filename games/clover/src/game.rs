@@ -420,6 +420,9 @@ pub struct CloverView {
     pub deck_id: String,
     /// Tags held, oldest first.
     pub tags: Vec<String>,
+    /// Copies the next tag taken brings (a double tag).
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub tag_copies: u32,
     /// Vouchers redeemed.
     pub vouchers: Vec<String>,
     /// What the next reroll of the shop costs.
@@ -752,6 +755,15 @@ impl CloverState {
                     .map(|i| self.hand[i])
                     .collect();
                 run::discard(&mut self.run, content, &discarded).map_err(reject)?;
+                // A discarded card a row destroyed leaves the run's deck for good.
+                for &i in &self.run.scoring.destroyed_held {
+                    let Some(card) = discarded.get(i) else {
+                        continue;
+                    };
+                    if let Some(at) = self.cards.iter().position(|c| c == card) {
+                        self.cards.remove(at);
+                    }
+                }
                 self.draw_after();
                 events.push(CloverEvent::Discarded {
                     count: u32::try_from(idx.len()).unwrap_or(0),
@@ -862,14 +874,46 @@ impl CloverState {
                 self.phase = Phase::Shop;
                 events.push(CloverEvent::PackClosed);
             }
-            (Phase::Shop, CloverAction::Sell { slot }) => {
+            (
+                Phase::Shop | Phase::SelectBlind | Phase::Playing | Phase::Pack,
+                CloverAction::Sell { slot },
+            ) => {
+                // Jokers sell at any moment of a run, as in the genre; one whose sale turns the
+                // boss off (`boss_active`) gives back what the boss took from this blind.
+                let boss_was = self.run.boss_active;
+                let (hands, discards) = (
+                    self.run.rule(crate::state::Rule::Hands),
+                    self.run.rule(crate::state::Rule::Discards),
+                );
                 run::sell_joker(&mut self.run, content, usize::from(*slot)).map_err(reject)?;
+                if boss_was && !self.run.boss_active && self.phase == Phase::Playing {
+                    let more_hands = self.run.rule(crate::state::Rule::Hands) - hands;
+                    let more_discards = self.run.rule(crate::state::Rule::Discards) - discards;
+                    self.run.hands_left += more_hands.max(0);
+                    self.run.discards_left += more_discards.max(0);
+                    self.target = run::boss_target(
+                        i64::from(self.run.ante),
+                        self.run.rule(crate::state::Rule::BlindScaling),
+                        self.run.rule(crate::state::Rule::BossBlindMult),
+                        self.run.rule(crate::state::Rule::BlindMultiplier),
+                    );
+                    self.draw();
+                }
                 events.push(CloverEvent::ShopChanged);
             }
             (
                 Phase::Shop | Phase::SelectBlind | Phase::Playing | Phase::Pack,
                 CloverAction::Use { index, cards },
             ) => {
+                let owner = self.run.consumables.get(usize::from(*index));
+                if owner.is_some_and(|o| run::picks_from_hand(content, o))
+                    && self.phase != Phase::Playing
+                {
+                    return Err(Rejection::new(
+                        "wrong_phase",
+                        "this consumable acts on cards in hand: use it while a blind is played",
+                    ));
+                }
                 let idx = if cards.is_empty() {
                     Vec::new()
                 } else {
@@ -881,15 +925,29 @@ impl CloverState {
                     }
                     self.picked(cards)?
                 };
+                // The chosen cards first, then the rest of the hand (a consumable may pick
+                // among all of them at random); `order` maps each back to its hand index.
+                let order: Vec<usize> = idx
+                    .iter()
+                    .copied()
+                    .chain((0..self.hand.len()).filter(|i| !idx.contains(i)))
+                    .collect();
                 let chosen: Vec<Card> = idx.iter().map(|&i| self.hand[i]).collect();
-                let used =
-                    run::use_consumable_on(&mut self.run, content, usize::from(*index), &chosen)
-                        .map_err(reject)?;
-                // The changed cards replace the chosen ones in the hand and in the run's deck;
+                let rest: Vec<Card> = order[idx.len()..].iter().map(|&i| self.hand[i]).collect();
+                let used = run::use_consumable_in_hand(
+                    &mut self.run,
+                    content,
+                    usize::from(*index),
+                    &chosen,
+                    &rest,
+                )
+                .map_err(reject)?;
+                let before: Vec<Card> = order.iter().map(|&i| self.hand[i]).collect();
+                // The changed cards replace the old ones in the hand and in the run's deck;
                 // destroyed ones leave both.
                 let mut gone = Vec::new();
-                for (k, &i) in idx.iter().enumerate() {
-                    let (old, new) = (chosen[k], used.cards.get(k).copied().unwrap_or(chosen[k]));
+                for (k, &i) in order.iter().enumerate() {
+                    let (old, new) = (before[k], used.cards.get(k).copied().unwrap_or(before[k]));
                     let at = self.cards.iter().position(|c| *c == old);
                     if used.destroyed.contains(&k) {
                         gone.push(i);
@@ -1132,9 +1190,6 @@ impl Game for Clover {
                 slots("buy", "slot", state.shop.len(), &|slot| CloverAction::Buy {
                     slot,
                 }),
-                slots("sell", "slot", state.run.jokers.len(), &|slot| {
-                    CloverAction::Sell { slot }
-                }),
                 bare("reroll", CloverAction::Reroll),
                 slots("openPack", "slot", state.packs.len(), &|slot| {
                     CloverAction::OpenPack { slot }
@@ -1154,6 +1209,9 @@ impl Game for Clover {
         };
         if !matches!(state.phase, Phase::Lost | Phase::Resigned) {
             kinds.push(bare("resign", CloverAction::Resign));
+            kinds.push(slots("sell", "slot", state.run.jokers.len(), &|slot| {
+                CloverAction::Sell { slot }
+            }));
             // A consumable used on hand cards is listed when it could be used on the first
             // one (its `cards` are the player's choice, 1 to its catalog `picks`); any other
             // when it could be used as it is.
@@ -1286,6 +1344,7 @@ impl Game for Clover {
             stake: r.stake,
             deck_id: r.deck.clone(),
             tags: r.tags.clone(),
+            tag_copies: r.tag_copies,
             vouchers: r.vouchers.clone(),
             reroll_cost: run::reroll_price(r, state.rerolls),
             round_targets: r.round_targets,
@@ -1469,4 +1528,8 @@ pub fn bot_action(content: &Content, state: &CloverState) -> Option<CloverAction
         }
         Phase::Lost | Phase::Resigned => None,
     }
+}
+
+fn is_zero_u32(n: &u32) -> bool {
+    *n == 0
 }

@@ -11,7 +11,7 @@
 use serde::{Deserialize, Serialize};
 use turnstile_effects::{EffectError, Executor, Step, Target, ThingId};
 
-use crate::vocabulary::{CloverTrigger, Event, Trigger};
+use crate::vocabulary::{CloverScope, CloverTrigger, Event, Scope, Trigger};
 
 use crate::cards::{standard_deck, Card, Suit};
 use crate::content::Content;
@@ -350,12 +350,15 @@ pub fn sell_joker(run: &mut RunState, content: &Content, slot: usize) -> Result<
         return Err(RunError::Eternal(joker.id.clone()));
     }
     let value = joker.sell_value;
-    resolve(
+    run.scoring.selling = Some(slot);
+    let sold = resolve(
         run,
         content,
         Event::new(Trigger::Game(CloverTrigger::OnSell))
             .from(Target::Thing(ThingId(SLOT + slot as u32))),
-    )?;
+    );
+    run.scoring.selling = None;
+    sold?;
     run.jokers.remove(slot);
     run.money = run.money.saturating_add(value);
     rebuild(run, content)?;
@@ -406,8 +409,24 @@ pub fn take_tag(run: &mut RunState, content: &Content, id: &str) -> Result<(), R
     if !content.catalog.contains_key(&owner) {
         return Err(RunError::NotAvailable(id.to_owned()));
     }
+    let waiting = run.tag_copies;
+    take_one_tag(run, content, &owner)?;
+    // A tag that gained `tag_copies` (a double tag) waits for the next one; any other tag is
+    // taken once more for each copy waiting.
+    if run.tag_copies <= waiting {
+        for _ in 0..std::mem::take(&mut run.tag_copies) {
+            take_one_tag(run, content, &owner)?;
+        }
+    }
+    // Always: a tag may have created a joker, whose rules apply at once.
+    rebuild(run, content)?;
+    Ok(())
+}
+
+/// One tag's `OnUse` rows; placed among the run's tags when it waits for a later moment.
+fn take_one_tag(run: &mut RunState, content: &Content, owner: &str) -> Result<(), RunError> {
     run.scoring.boss_redraw = 0;
-    use_owner(run, content, &owner)?;
+    use_owner(run, content, owner)?;
     // A row that gained `boss_redraw` (the boss tag) draws the ante's boss again, never the
     // same one (unless it is the only one).
     if run.scoring.boss_redraw > 0 {
@@ -415,17 +434,15 @@ pub fn take_tag(run: &mut RunState, content: &Content, id: &str) -> Result<(), R
         let now = run.boss.clone();
         draw_boss(run, content, now.as_deref());
     }
-    if has_rows(content, &owner, &Trigger::Game(CloverTrigger::OnShopEnter))
+    if has_rows(content, owner, &Trigger::Game(CloverTrigger::OnShopEnter))
         || has_rows(
             content,
-            &owner,
+            owner,
             &Trigger::Game(CloverTrigger::OnBossDefeated),
         )
     {
-        run.tags.push(owner);
+        run.tags.push(owner.to_owned());
     }
-    // Always: a tag may have created a joker, whose rules apply at once.
-    rebuild(run, content)?;
     Ok(())
 }
 
@@ -462,6 +479,30 @@ pub fn use_consumable_on(
     index: usize,
     cards: &[Card],
 ) -> Result<UsedOn, RunError> {
+    use_consumable_in_hand(run, content, index, cards, &[])
+}
+
+/// Whether `owner` (a consumable) picks hand cards at random (`RandomHandCard` rows): it is
+/// used only while a blind is played.
+pub fn picks_from_hand(content: &Content, owner: &str) -> bool {
+    content
+        .effects
+        .rows()
+        .iter()
+        .any(|r| r.owner.as_str() == owner && r.scope == Scope::Game(CloverScope::RandomHandCard))
+}
+
+/// [`use_consumable_on`] during a blind: `chosen` are the cards it is used on, `rest` the
+/// other hand cards (what `RandomHandCard` rows may pick among, with the chosen ones). The
+/// result's cards and destroyed indices cover `chosen` then `rest`.
+pub fn use_consumable_in_hand(
+    run: &mut RunState,
+    content: &Content,
+    index: usize,
+    chosen: &[Card],
+    rest: &[Card],
+) -> Result<UsedOn, RunError> {
+    let cards = chosen;
     let Some(owner) = run.consumables.get(index).cloned() else {
         return Err(RunError::NotAvailable(format!("consumable {index}")));
     };
@@ -486,11 +527,24 @@ pub fn use_consumable_on(
             run.planets_used.insert(at, owner.clone());
         }
     }
-    run.scoring.held = cards.to_vec();
-    run.scoring.selected = cards.len();
+    run.scoring.held = [chosen, rest].concat();
+    run.scoring.selected = chosen.len();
     run.scoring.destroyed_held.clear();
+    // A consumable that picks hand cards at random draws their order once, on `creation`
+    // (Fisher-Yates); one that does not draws nothing.
+    run.scoring.random_order.clear();
+    if picks_from_hand(content, &owner) {
+        let mut order: Vec<usize> = (0..run.scoring.held.len()).collect();
+        for i in (1..order.len()).rev() {
+            let bound = u32::try_from(i + 1).unwrap_or(u32::MAX);
+            let j = run.streams.below("creation", bound).map_err(stream_error)? as usize;
+            order.swap(i, j);
+        }
+        run.scoring.random_order = order;
+    }
     let result = use_owner(run, content, &owner);
     run.scoring.selected = 0;
+    run.scoring.random_order.clear();
     result?;
     let used = UsedOn {
         cards: std::mem::take(&mut run.scoring.held),
@@ -721,6 +775,10 @@ pub fn discard(
     discarded: &[Card],
 ) -> Result<Vec<Step>, RunError> {
     run.scoring.held = discarded.to_vec();
+    // The discarded cards' poker hand: rows of the discard read `hand.*` of it, and a
+    // `LevelUpHand` without a hand levels it.
+    run.scoring.detected = crate::score::detect_in_run(run, discarded);
+    run.scoring.destroyed_held.clear();
     stake_layer(run, content)?;
     run.scoring.keys = key_cache(content, run);
     let mut steps = Vec::new();

@@ -169,6 +169,23 @@ impl Debuffs {
     }
 }
 
+/// The rules poker hands are detected under, as the run's rules stand.
+fn detection_rules(run: &RunState) -> DetectionRules {
+    DetectionRules {
+        four_fingers: run.rule(crate::state::Rule::FourFingers) != 0,
+        shortcut: run.rule(crate::state::Rule::Shortcut) != 0,
+        smeared: run.rule(crate::state::Rule::Smeared) != 0,
+        splash: run.rule(crate::state::Rule::Splash) != 0,
+    }
+}
+
+/// The poker hand `cards` make under the run's rules and debuffs (a discard's hand).
+pub(crate) fn detect_in_run(run: &RunState, cards: &[Card]) -> crate::hands::Detected {
+    let rules_now = Debuffs::of(run);
+    let debuffs: Vec<bool> = cards.iter().map(|c| rules_now.debuffed(c)).collect();
+    detect(cards, &debuffs, detection_rules(run))
+}
+
 fn synthetic(owner: &str, operation: &str, before: Number, after: Number) -> Step {
     Step {
         kind: StepKind::Instant,
@@ -202,12 +219,7 @@ pub fn score_hand(
     let rules_now = Debuffs::of(run);
     let debuffs: Vec<bool> = played.iter().map(|c| rules_now.debuffed(c)).collect();
     let held_debuffs: Vec<bool> = held.iter().map(|c| rules_now.debuffed(c)).collect();
-    let rules = DetectionRules {
-        four_fingers: run.rule(crate::state::Rule::FourFingers) != 0,
-        shortcut: run.rule(crate::state::Rule::Shortcut) != 0,
-        smeared: run.rule(crate::state::Rule::Smeared) != 0,
-        splash: run.rule(crate::state::Rule::Splash) != 0,
-    };
+    let rules = detection_rules(run);
     let detected = detect(played, &debuffs, rules);
     let all_faces = run.rule(crate::state::Rule::AllFaces) != 0;
     let first_face = detected
@@ -249,6 +261,8 @@ pub fn score_hand(
         rescue: 0,
         boss_redraw: 0,
         created: old.created,
+        selling: None,
+        random_order: Vec::new(),
     };
     let mut steps = Vec::new();
     let Some(hand) = run.scoring.detected.hand else {

@@ -447,6 +447,8 @@ pub const VARIABLES: &[(&str, Type)] = &[
     ("round.scoredPercent", Type::Int),
     ("round.rescued", Type::Bool),
     ("self.leaving", Type::Bool),
+    ("run.bossActive", Type::Bool),
+    ("round.discardsUsed", Type::Int),
 ];
 
 /// The variable schema of [`VARIABLES`].
@@ -658,6 +660,11 @@ pub struct Scoring {
     /// Playing cards `AddCard` rows made, waiting for the game to add them to the run's deck
     /// (and hand); the game takes them after every action.
     pub created: Vec<NewCard>,
+    /// While a joker's `OnSell` resolves: its slot (it is leaving, so a copy may take it).
+    pub selling: Option<usize>,
+    /// While a consumable is used: the hand's cards (indices into `held`) in an order drawn
+    /// on `creation`, for `RandomHandCard` rows (empty when the consumable has none).
+    pub random_order: Vec<usize>,
 }
 
 /// Counts of the run's deck that rows read (`deck.*`): the game sets them from its cards
@@ -839,6 +846,10 @@ pub struct RunState {
     /// Blinds skipped this run.
     #[serde(default, skip_serializing_if = "is_zero_u32")]
     pub skips: u32,
+    /// Copies the next tag taken brings (the `tag_copies` resource: a double tag, the diet
+    /// soda joker sold).
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub tag_copies: u32,
     /// Discards left unused at the ends of this run's rounds, summed.
     #[serde(default, skip_serializing_if = "is_zero_u32")]
     pub unused_discards: u32,
@@ -897,6 +908,7 @@ impl RunState {
             planets_used: Vec::new(),
             round_hands: 0,
             skips: 0,
+            tag_copies: 0,
             unused_discards: 0,
             rules: RULES.iter().map(|(_, v)| *v).collect(),
             ledger: EffectLedger::new(),
@@ -1495,6 +1507,10 @@ impl EffectHost for RunState {
             74 => Value::Bool(self.scoring.lucky_hit),
             76 => Value::Int(self.scoring.round_percent),
             77 => Value::Bool(self.scoring.rescue > 0),
+            79 => Value::Bool(self.boss_active),
+            // Discards used this round before the one resolving (the game counts the
+            // discard off before it resolves).
+            80 => Value::Int((self.rule(Rule::Discards) - self.discards_left - 1).max(0)),
             // The owner joker is being destroyed in this resolution (an eternal one never is).
             78 => Value::Bool(
                 joker_slot(context.owner.anchor)
@@ -1536,6 +1552,12 @@ impl EffectHost for RunState {
         if resource == "boss_redraw" {
             return Some(self.scoring.boss_redraw);
         }
+        if resource == "tag_copies" {
+            return Some(i64::from(self.tag_copies));
+        }
+        if resource == "boss_active" {
+            return Some(i64::from(self.boss_active));
+        }
         rule_index(resource).and_then(|i| self.rules.get(i).copied())
     }
 
@@ -1555,6 +1577,23 @@ impl EffectHost for RunState {
         }
         if resource == "boss_redraw" {
             self.scoring.boss_redraw = value;
+            return Ok(());
+        }
+        if resource == "boss_active" {
+            // A row may turn the boss off, never on.
+            if value > i64::from(self.boss_active) || value < 0 {
+                return Err(HostError::new(
+                    "bad_value",
+                    format!("boss_active cannot become {value}: rows only turn a boss off"),
+                ));
+            }
+            self.boss_active = value == 1;
+            return Ok(());
+        }
+        if resource == "tag_copies" {
+            self.tag_copies = u32::try_from(value).map_err(|_| {
+                HostError::new("bad_value", format!("tag_copies cannot be {value}"))
+            })?;
             return Ok(());
         }
         if resource == "ante" {
@@ -1616,6 +1655,11 @@ impl EffectHost for RunState {
             CloverScope::AllJokers => {
                 out.extend((0..self.jokers.len()).map(|j| Target::Thing(ThingId(SLOT + j as u32))))
             }
+            CloverScope::RandomHandCard => out.extend(
+                (self.scoring.random_order.iter())
+                    .find(|i| !self.scoring.destroyed_held.contains(i))
+                    .map(|&i| Target::Thing(ThingId(HELD + i as u32))),
+            ),
             CloverScope::ScoringCards => out.extend(
                 (self.scoring.detected.scoring.iter())
                     .filter(|&&i| !self.scoring.debuffed.get(i).copied().unwrap_or(false))
@@ -1833,6 +1877,27 @@ impl RunState {
             })?;
         let stream =
             |e: turnstile_core::determinism::StreamError| HostError::new("stream", e.to_string());
+        if kind == "ownedJoker" {
+            // A copy of one owned joker drawn on `creation` (never the one being sold, whose
+            // slot the copy may take); a negative edition is not copied.
+            let selling = self.scoring.selling;
+            let occupied = self.jokers.len() - usize::from(selling.is_some());
+            let before = self.jokers.len() as i64;
+            let others: Vec<usize> = (0..self.jokers.len())
+                .filter(|&i| Some(i) != selling)
+                .collect();
+            let room = (occupied as i64) < self.rule(crate::state::Rule::JokerSlots);
+            let Some(n) = u32::try_from(others.len()).ok().filter(|n| *n > 0 && room) else {
+                return Ok(Change::int(before, before));
+            };
+            let pick = others[self.streams.below("creation", n).map_err(stream)? as usize];
+            let mut copy = self.jokers[pick].clone();
+            if copy.edition == crate::cards::Edition::Negative {
+                copy.edition = crate::cards::Edition::None;
+            }
+            self.jokers.push(copy);
+            return Ok(Change::int(before, self.jokers.len() as i64));
+        }
         if kind == "joker" {
             let before = self.jokers.len() as i64;
             // A negative joker brings its own slot.
@@ -1914,7 +1979,7 @@ impl RunState {
         count: i64,
         caused: &mut Vec<Event>,
     ) -> Result<Change, HostError> {
-        use crate::cards::{Seal, Suit};
+        use crate::cards::{Enhancement, Seal, Suit};
         if !(0..=52).contains(&count) {
             return Err(HostError::new(
                 "bad_count",
@@ -1942,12 +2007,29 @@ impl RunState {
             let mut card = match source {
                 Some(card) => card,
                 None => {
-                    let rank = 2 + self.streams.below("creation", 13).map_err(stream)?;
+                    let ranks: &[u8] = spec.ranks.map_or(
+                        &[2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14],
+                        crate::vocabulary::RankSet::ranks,
+                    );
+                    let n = u32::try_from(ranks.len()).unwrap_or(1);
+                    let rank = ranks[self.streams.below("creation", n).map_err(stream)? as usize];
                     let suit =
                         Suit::ALL[self.streams.below("creation", 4).map_err(stream)? as usize];
-                    Card::new(u8::try_from(rank).unwrap_or(2), suit)
+                    Card::new(rank, suit)
                 }
             };
+            if spec.any_enhancement {
+                card.enhancement = [
+                    Enhancement::Bonus,
+                    Enhancement::Mult,
+                    Enhancement::Wild,
+                    Enhancement::Glass,
+                    Enhancement::Steel,
+                    Enhancement::Stone,
+                    Enhancement::Gold,
+                    Enhancement::Lucky,
+                ][self.streams.below("creation", 8).map_err(stream)? as usize];
+            }
             if let Some(enhancement) = spec.enhancement {
                 card.enhancement = enhancement;
             }
@@ -1999,8 +2081,10 @@ impl RunState {
         }
     }
 
-    /// `Destroy`: marks a scored card destroyed (once), or a card a consumable is used on.
-    fn destroy(&mut self, target: Target, _caused: &mut Vec<Event>) -> Result<Change, HostError> {
+    /// `Destroy`: marks a scored card destroyed (once), or a card a consumable is used on or a
+    /// discarded one; a playing card destroyed tells the jokers (`OnCardDestroyed`, about it).
+    fn destroy(&mut self, target: Target, caused: &mut Vec<Event>) -> Result<Change, HostError> {
+        let told = Event::new(Trigger::Game(CloverTrigger::OnCardDestroyed)).at(target);
         match target {
             Target::Thing(ThingId(n)) if n >= SLOT => {
                 let i = (n - SLOT) as usize;
@@ -2015,6 +2099,7 @@ impl RunState {
                 let i = (n - HELD) as usize;
                 if !self.scoring.destroyed_held.contains(&i) {
                     self.scoring.destroyed_held.push(i);
+                    caused.push(told);
                 }
                 Ok(Change::int(1, 0))
             }
@@ -2022,6 +2107,7 @@ impl RunState {
                 let i = (n - PLAYED) as usize;
                 if !self.scoring.destroyed.contains(&i) {
                     self.scoring.destroyed.push(i);
+                    caused.push(told);
                 }
                 Ok(Change::int(1, 0))
             }

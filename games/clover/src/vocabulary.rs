@@ -93,6 +93,9 @@ pub enum CloverTrigger {
     OnRoundLost,
     /// A playing card was added to the run's deck (`AddCard`): once per card.
     OnCardAdded,
+    /// A playing card was destroyed (glass breaking, a consumable, a joker); the event's
+    /// target is the card.
+    OnCardDestroyed,
 }
 
 impl Named for CloverTrigger {
@@ -119,6 +122,7 @@ impl Named for CloverTrigger {
         CloverTrigger::OnJokerSold,
         CloverTrigger::OnRoundLost,
         CloverTrigger::OnCardAdded,
+        CloverTrigger::OnCardDestroyed,
     ];
 
     fn name(self) -> &'static str {
@@ -145,6 +149,7 @@ impl Named for CloverTrigger {
             CloverTrigger::OnJokerSold => "OnJokerSold",
             CloverTrigger::OnRoundLost => "OnRoundLost",
             CloverTrigger::OnCardAdded => "OnCardAdded",
+            CloverTrigger::OnCardDestroyed => "OnCardDestroyed",
         }
     }
 
@@ -192,6 +197,9 @@ impl Named for CloverTrigger {
             CloverTrigger::OnJokerSold => {
                 "Another joker was sold: every joker still owned hears it, after the sold one left."
             }
+            CloverTrigger::OnCardDestroyed => {
+                "A playing card was destroyed (glass, a consumable, a joker); the target is the card."
+            }
             CloverTrigger::OnCardAdded => {
                 "A playing card was added to the run's deck (an `AddCard` row), once per card."
             }
@@ -224,6 +232,9 @@ pub enum CloverScope {
     /// Scoring: every scoring card of the played hand that is not debuffed, left to right
     /// (what acts on the hand as a whole before its cards score).
     ScoringCards,
+    /// A consumable's use: one card of the whole hand at random — the first card, in an order
+    /// drawn on `creation` when the consumable is used, that no row destroyed yet.
+    RandomHandCard,
 }
 
 impl Named for CloverScope {
@@ -237,6 +248,7 @@ impl Named for CloverScope {
         CloverScope::Selected,
         CloverScope::ThisJoker,
         CloverScope::ScoringCards,
+        CloverScope::RandomHandCard,
     ];
 
     fn name(self) -> &'static str {
@@ -250,6 +262,7 @@ impl Named for CloverScope {
             CloverScope::Selected => "Selected",
             CloverScope::ThisJoker => "ThisJoker",
             CloverScope::ScoringCards => "ScoringCards",
+            CloverScope::RandomHandCard => "RandomHandCard",
         }
     }
 
@@ -269,6 +282,9 @@ impl Named for CloverScope {
             CloverScope::ThisJoker => "The owner joker's own slot (a joker that destroys itself).",
             CloverScope::ScoringCards => {
                 "Scoring: every scoring card of the played hand that is not debuffed, left to right."
+            }
+            CloverScope::RandomHandCard => {
+                "A consumable's use: a card of the whole hand at random, not one a row destroyed already."
             }
         }
     }
@@ -408,6 +424,12 @@ pub enum CloverOperation {
         /// A seal drawn for each (uniform among the four, on `creation`).
         #[serde(default, skip_serializing_if = "is_false")]
         any_seal: bool,
+        /// An enhancement drawn for each (uniform among the eight, on `creation`).
+        #[serde(default, skip_serializing_if = "is_false")]
+        any_enhancement: bool,
+        /// The ranks a new card's rank is drawn from (empty: all thirteen).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ranks: Option<RankSet>,
         /// Into the hand as well (beyond the hand size), not only the deck.
         #[serde(default, skip_serializing_if = "is_false")]
         to_hand: bool,
@@ -454,6 +476,8 @@ impl GameOperation for CloverOperation {
         "operation.bonus",
         "operation.copy",
         "operation.anySeal",
+        "operation.anyEnhancement",
+        "operation.ranks",
         "operation.toHand",
     ];
 
@@ -566,6 +590,29 @@ pub enum CompiledCloverOperation {
     },
 }
 
+/// The ranks `AddCard` draws a new card's rank from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum RankSet {
+    /// Jack, queen, king.
+    Faces,
+    /// The ace.
+    Aces,
+    /// 2 to 10.
+    Numbers,
+}
+
+impl RankSet {
+    /// The ranks, ascending (ace high: 14).
+    pub fn ranks(self) -> &'static [u8] {
+        match self {
+            RankSet::Faces => &[11, 12, 13],
+            RankSet::Aces => &[14],
+            RankSet::Numbers => &[2, 3, 4, 5, 6, 7, 8, 9, 10],
+        }
+    }
+}
+
 /// What `AddCard` makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct NewCards {
@@ -577,6 +624,10 @@ pub struct NewCards {
     pub seal: Option<Seal>,
     /// A seal drawn for each.
     pub any_seal: bool,
+    /// An enhancement drawn for each.
+    pub any_enhancement: bool,
+    /// The ranks drawn from (none: all).
+    pub ranks: Option<RankSet>,
     /// Into the hand as well.
     pub to_hand: bool,
 }
@@ -715,6 +766,8 @@ impl GameVocabulary for CloverVocabulary {
                 enhancement,
                 seal,
                 any_seal,
+                any_enhancement,
+                ranks,
                 to_hand,
             } => {
                 compiler.subject("deck");
@@ -727,6 +780,8 @@ impl GameVocabulary for CloverVocabulary {
                             enhancement: *enhancement,
                             seal: *seal,
                             any_seal: *any_seal,
+                            any_enhancement: *any_enhancement,
+                            ranks: *ranks,
                             to_hand: *to_hand,
                         },
                     })

@@ -2129,12 +2129,9 @@ fn round_memory_bosses_and_the_card_shark() {
 #[test]
 fn the_snare_and_the_coil_change_the_draw() {
     let at_boss = |seed: &str, boss: &str| {
+        // Straight to the boss blind (skipping would take tags that change the hand size).
         let (content, mut s) = new_game(seed, 1);
-        s.apply(content.content(), &CloverAction::SkipBlind)
-            .unwrap();
-        s.apply(content.content(), &CloverAction::SkipBlind)
-            .unwrap();
-        // Set after the skips: a boss tag taken for one would draw the boss again.
+        s.blind = Blind::Boss;
         s.run.boss = Some(format!("boss:{boss}"));
         s.apply(content.content(), &CloverAction::SelectBlind)
             .unwrap();
@@ -2774,4 +2771,209 @@ fn twinning_adds_two_copies_of_the_chosen_card() {
     assert_eq!(s.hand.iter().filter(|k| **k == chosen).count(), 3);
     assert_eq!(s.cards.len(), 54);
     assert!(s.run.consumables.is_empty());
+}
+
+#[test]
+fn the_barter_slip_trades_a_lone_first_discard_for_money() {
+    let c = content();
+    let mut r = run_of(&c, &[("barter_slip", 0)]);
+    let money = r.money;
+    r.discards_left -= 1;
+    discard(&mut r, &c, "5S");
+    assert_eq!(r.money, money + 3);
+    assert_eq!(r.scoring.destroyed_held, [0]);
+    // The second discard of the round, or two cards: nothing.
+    r.discards_left -= 1;
+    discard(&mut r, &c, "6S");
+    assert_eq!(r.money, money + 3);
+    let mut r = run_of(&c, &[("barter_slip", 0)]);
+    r.discards_left -= 1;
+    discard(&mut r, &c, "5S 6H");
+    assert_eq!((r.money, r.scoring.destroyed_held.len()), (money, 0));
+    // Through the game: the card leaves the run's deck.
+    let (content, mut s) = playing_with("barter", &["barter_slip"]);
+    let gone = s.hand[0];
+    s.apply(content.content(), &CloverAction::Discard { cards: vec![0] })
+        .unwrap();
+    assert_eq!(s.cards.len(), 51);
+    assert!(!s.cards.contains(&gone));
+}
+
+#[test]
+fn the_ember_pipe_levels_the_first_discards_poker_hand() {
+    let c = content();
+    let mut r = run_of(&c, &[("ember_pipe", 0)]);
+    let pair = HandType::Pair.index();
+    let before = r.levels[pair];
+    r.discards_left -= 1;
+    discard(&mut r, &c, "5S 5H 3C");
+    assert_eq!(
+        r.levels[pair],
+        before + 1,
+        "once for the discard, not per card"
+    );
+    r.discards_left -= 1;
+    discard(&mut r, &c, "7S 7H 3C");
+    assert_eq!(r.levels[pair], before + 1, "only the round's first discard");
+}
+
+#[test]
+fn the_seers_eye_trades_a_lone_first_six_for_a_spectral() {
+    let c = content();
+    let mut r = run_of(&c, &[("seers_eye", 0)]);
+    let receipt = score_hand(&mut r, &c, &cards("6S"), &[], true).unwrap();
+    assert_eq!(receipt.destroyed, [0]);
+    assert!(r.consumables.len() == 1 && r.consumables[0].starts_with("spectral:"));
+    // Two sixes, or a later hand of the round: nothing.
+    let mut r = run_of(&c, &[("seers_eye", 0)]);
+    let receipt = score_hand(&mut r, &c, &cards("6S 6H"), &[], true).unwrap();
+    assert!(receipt.destroyed.is_empty() && r.consumables.is_empty());
+    let mut r = run_of(&c, &[("seers_eye", 0)]);
+    r.hands_left -= 1;
+    let receipt = score_hand(&mut r, &c, &cards("6S"), &[], true).unwrap();
+    assert!(receipt.destroyed.is_empty() && r.consumables.is_empty());
+}
+
+/// The Headsman hears every destroyed playing card: glass kings breaking (forced by two chance
+/// doublers) and a queen traded away by the Barter Slip; a destroyed six counts for nothing.
+#[test]
+fn the_headsman_grows_for_every_face_card_destroyed() {
+    let c = content();
+    let mut r = run_of(
+        &c,
+        &[("headsman", 0), ("loaded_dice", 0), ("loaded_dice", 0)],
+    );
+    let mut played = cards("KS KH 3C");
+    played[0] = played[0].with(Enhancement::Glass);
+    played[1] = played[1].with(Enhancement::Glass);
+    score_hand(&mut r, &c, &played, &[], true).unwrap();
+    assert_eq!(r.jokers[0].counter, 2);
+    let next = score_hand(&mut r, &c, &cards("AS AH 3C"), &[], true).unwrap();
+    assert_eq!(next.mult, Fixed::from_int(6), "2 x (1 + 2)");
+    let mut r = run_of(&c, &[("headsman", 0), ("barter_slip", 0)]);
+    r.discards_left -= 1;
+    discard(&mut r, &c, "QS");
+    assert_eq!(r.jokers[0].counter, 1);
+    let mut r = run_of(&c, &[("headsman", 0), ("barter_slip", 0)]);
+    r.discards_left -= 1;
+    discard(&mut r, &c, "6S");
+    assert_eq!(r.jokers[0].counter, 0);
+}
+
+#[test]
+fn the_phantom_sold_after_two_rounds_copies_another_joker() {
+    let c = content();
+    let mut r = run_of(&c, &[("phantom", 0), ("harlequin", 0)]);
+    run::end_round(&mut r, &c, Blind::Small, &[]).unwrap();
+    assert_eq!(r.jokers[0].counter, 1);
+    let mut early = r.clone();
+    run::sell_joker(&mut early, &c, 0).unwrap();
+    assert_eq!(early.jokers.len(), 1, "one round is not enough");
+    run::end_round(&mut r, &c, Blind::Big, &[]).unwrap();
+    run::sell_joker(&mut r, &c, 0).unwrap();
+    let ids: Vec<&str> = r.jokers.iter().map(|j| j.id.as_str()).collect();
+    assert_eq!(ids, ["harlequin", "harlequin"]);
+    // A full row: the copy takes the slot the phantom frees.
+    let mut r = run_of(
+        &c,
+        &[
+            ("phantom", 2),
+            ("harlequin", 0),
+            ("bells_pair", 0),
+            ("quiet_pair", 0),
+            ("echo_pair", 0),
+        ],
+    );
+    assert_eq!(r.rule(Rule::JokerSlots), 5);
+    run::sell_joker(&mut r, &c, 0).unwrap();
+    assert_eq!(r.jokers.len(), 5);
+    assert!(r.jokers.iter().all(|j| j.id != "phantom"));
+}
+
+/// Kinfolk, Grave Call and Chant destroy one card of the whole hand at random and bring
+/// enhanced cards of their ranks into hand and deck; Pyre destroys five and pays $20. Each is
+/// refused outside a blind, where there is no hand to act on.
+#[test]
+fn hand_spectrals_destroy_at_random_and_bring_new_cards() {
+    for (spectral, count, ranks) in [
+        ("kinfolk", 3, &[11u8, 12, 13][..]),
+        ("grave_call", 2, &[14u8][..]),
+        ("chant", 4, &[2u8, 3, 4, 5, 6, 7, 8, 9, 10][..]),
+    ] {
+        let (content, mut s) = playing_with(spectral, &[]);
+        let c = content.content();
+        let before: Vec<_> = s.hand.clone();
+        s.run.consumables.push(format!("spectral:{spectral}"));
+        s.apply(
+            c,
+            &CloverAction::Use {
+                index: 0,
+                cards: vec![],
+            },
+        )
+        .unwrap();
+        assert_eq!(s.hand.len(), before.len() - 1 + count, "{spectral}");
+        assert_eq!(s.cards.len(), 52 - 1 + count, "{spectral}");
+        let kept = before.len() - 1;
+        for new in &s.hand[kept..] {
+            assert!(ranks.contains(&new.rank), "{spectral}: {new:?}");
+            assert_ne!(new.enhancement, Enhancement::None, "{spectral}");
+        }
+        let gone: Vec<_> = before.iter().filter(|c| !s.hand.contains(c)).collect();
+        assert_eq!(gone.len(), 1, "{spectral}: one old card destroyed");
+        assert!(!s.cards.contains(gone[0]), "{spectral}: it left the deck");
+    }
+    let (content, mut s) = playing_with("pyre", &[]);
+    let c = content.content();
+    let money = s.run.money;
+    let size = s.hand.len();
+    s.run.consumables.push("spectral:pyre".into());
+    s.apply(
+        c,
+        &CloverAction::Use {
+            index: 0,
+            cards: vec![],
+        },
+    )
+    .unwrap();
+    assert_eq!((s.hand.len(), s.cards.len()), (size - 5, 47));
+    assert_eq!(s.run.money, money + 20);
+    // In the shop: refused, nothing changed.
+    let (content, mut s) = new_game("pyre-shop", 1);
+    s.phase = turnstile_clover::game::Phase::Shop;
+    s.run.consumables.push("spectral:kinfolk".into());
+    let err = s
+        .apply(
+            content.content(),
+            &CloverAction::Use {
+                index: 0,
+                cards: vec![],
+            },
+        )
+        .unwrap_err();
+    assert_eq!(err.code, "wrong_phase");
+    assert_eq!(s.run.consumables.len(), 1);
+}
+
+/// The random pick is a real draw: over seeds, Pyre leaves different hands.
+#[test]
+fn the_random_hand_pick_depends_on_the_seed() {
+    let mut kept = std::collections::BTreeSet::new();
+    for seed in 0..6 {
+        let (content, mut s) = playing_with("pyre-seed", &[]);
+        s.run.streams = turnstile_clover::RunState::new(&format!("pyre{seed}"), 1, "plain")
+            .unwrap()
+            .streams;
+        s.run.consumables.push("spectral:pyre".into());
+        s.apply(
+            content.content(),
+            &CloverAction::Use {
+                index: 0,
+                cards: vec![],
+            },
+        )
+        .unwrap();
+        kept.insert(format!("{:?}", s.hand));
+    }
+    assert!(kept.len() > 1);
 }

@@ -458,3 +458,23 @@ fn skipping_for_the_boss_tag_tells_the_new_boss() {
     }
     panic!("no seed of 200 drew the boss tag");
 }
+
+/// A double tag waits for the next tag, which then comes twice; two doubles make it come three
+/// times; a placed tag (the coupon) is placed twice.
+#[test]
+fn the_double_tag_doubles_the_next_tag() {
+    let c = content();
+    let mut r = fresh(&c);
+    let money = r.money;
+    run::take_tag(&mut r, &c, "double").unwrap();
+    assert_eq!((r.tag_copies, r.money), (1, money), "it waits");
+    run::take_tag(&mut r, &c, "windfall").unwrap();
+    assert_eq!((r.tag_copies, r.money), (0, money + 20));
+    run::take_tag(&mut r, &c, "double").unwrap();
+    run::take_tag(&mut r, &c, "double").unwrap();
+    run::take_tag(&mut r, &c, "windfall").unwrap();
+    assert_eq!((r.tag_copies, r.money), (0, money + 50), "10 three times");
+    run::take_tag(&mut r, &c, "double").unwrap();
+    run::take_tag(&mut r, &c, "coupon").unwrap();
+    assert_eq!(r.tags, ["tag:coupon", "tag:coupon"]);
+}

@@ -353,6 +353,7 @@ fn every_joker_acts_somewhere() {
         ("JS", "QS KD"),
         ("2H 3H 4H 5H 6H", "9C"),
         ("AS 2H 3C 4D 5S", "KS"),
+        ("6S", "QS"),
     ];
     // Rows of other moments are tested where those moments happen (tests/breadth.rs).
     let later = [

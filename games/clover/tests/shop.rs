@@ -741,3 +741,51 @@ fn the_scarlet_vein_disables_one_joker_per_hand() {
     assert_eq!(run::disable_a_joker(&mut s.run, c).unwrap(), None);
     assert_eq!(s.run.streams, streams);
 }
+
+/// Jokers sell at any moment of a run; the Grappler sold during a boss blind turns the boss off:
+/// the Needle's single hand and x1 target become a plain boss blind's four hands and x2.
+#[test]
+fn the_grappler_sold_mid_blind_turns_the_boss_off() {
+    let (content, mut s) = new_game("grappler", 1);
+    let c = content.content();
+    s.run.jokers.extend(c.joker("grappler"));
+    run::rebuild(&mut s.run, c).unwrap();
+    s.blind = Blind::Boss;
+    s.run.boss = Some("boss:needle".into());
+    s.apply(c, &CloverAction::SelectBlind).unwrap();
+    assert_eq!((s.target, s.run.hands_left), (300, 1));
+    let legal = <Clover as Game>::legal_actions(&content, &s, turnstile_core::Seat(0));
+    assert!(
+        legal.iter().any(|k| k.kind == "sell"),
+        "selling is open mid-blind"
+    );
+    let money = s.run.money;
+    s.apply(c, &CloverAction::Sell { slot: 0 }).unwrap();
+    assert!(!s.run.boss_active);
+    assert_eq!((s.target, s.run.hands_left), (600, 4));
+    assert_eq!(s.run.money, money + 2, "its sell value");
+    assert_eq!(s.phase, Phase::Playing);
+    // Outside a boss blind it only sells.
+    let (content, mut s) = new_game("grappler", 1);
+    let c = content.content();
+    s.run.jokers.extend(c.joker("grappler"));
+    run::rebuild(&mut s.run, c).unwrap();
+    s.apply(c, &CloverAction::SelectBlind).unwrap();
+    let before = (s.target, s.run.hands_left);
+    s.apply(c, &CloverAction::Sell { slot: 0 }).unwrap();
+    assert_eq!((s.target, s.run.hands_left), before);
+    assert!(s.run.jokers.is_empty());
+}
+
+#[test]
+fn the_cola_can_sold_doubles_the_next_tag() {
+    let (content, mut s) = new_game("cola", 1);
+    let c = content.content();
+    s.run.jokers.extend(c.joker("cola_can"));
+    run::rebuild(&mut s.run, c).unwrap();
+    s.apply(c, &CloverAction::Sell { slot: 0 }).unwrap();
+    assert_eq!(s.run.tag_copies, 1, "sold before the first blind");
+    let money = s.run.money;
+    run::take_tag(&mut s.run, c, "windfall").unwrap();
+    assert_eq!(s.run.money, money + 20);
+}
