@@ -796,7 +796,7 @@ fn format_1_replay_files_still_verify() {
             // clover's hand types renamed) cannot re-execute its old log: the verifier says so
             // — a typed error or the first divergence — and never answers a false "ok".
             Ok(report) => assert!(report.verified < file.entries.len() as u64),
-            // clover's rules version 1 retired version 0 (every file before it): the
+            // clover's rules versions retired version 0 (every file before 1): the
             // verifier refuses such a file by its version before re-executing anything.
             Err(e) if file.game == "clover" => {
                 assert_eq!(e.code(), "rules_retired", "{}: {e}", path.display())

@@ -711,6 +711,10 @@ impl CloverState {
                         self.cards[at] = *new;
                     }
                 }
+                // The ante remembers what was played (a boss may debuff it later).
+                self.run
+                    .ante_played
+                    .extend(self.run.scoring.played.iter().copied());
                 self.hand = held;
                 let for_hand = self.take_created();
                 self.hand.extend(for_hand);
@@ -1052,11 +1056,13 @@ impl Game for Clover {
     const STREAMS: &'static [&'static str] = crate::state::STREAMS.names();
     const HIDDEN_INFORMATION: bool = true;
     // Version 1: the boss is drawn when the ante starts (streams `boss`, `boss_proc`), the
-    // two `Custom` handlers are gone, and later mechanics are rules, not content. Files of
-    // the releases before carry no version and do not re-execute under these rules
-    // (docs/clover.md, "Rules versions").
-    const RULES_VERSION: u32 = 1;
-    const OLDEST_RULES: u32 = 1;
+    // two `Custom` handlers are gone, and later mechanics are rules, not content. Version 2:
+    // a run writes only the rules that differ from their defaults, so adding a rule no longer
+    // changes every run's fingerprints (version 1 wrote the whole table, and each rule added
+    // since made its files diverge). Older files are refused as retired (docs/clover.md,
+    // "Rules versions").
+    const RULES_VERSION: u32 = 2;
+    const OLDEST_RULES: u32 = 2;
 
     type Content = CloverContent;
     type Config = CloverConfig;

@@ -663,6 +663,7 @@ pub fn end_round_with(
         });
         run.boss_active = false;
         run.ante = run.ante.saturating_add(1);
+        run.ante_played.clear();
     }
     rebuild(run, content)?;
     Ok(())

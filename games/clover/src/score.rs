@@ -137,14 +137,16 @@ fn cached_keys(content: &Content, run: &mut RunState) -> KeyCache {
 }
 
 /// The debuff rules, read once per score.
-struct Debuffs {
+struct Debuffs<'a> {
     suits: [bool; 4],
     faces: bool,
     all_faces: bool,
+    /// The cards played earlier this ante, when they are debuffed (`debuff_played_ante`).
+    played_before: &'a [Card],
 }
 
-impl Debuffs {
-    fn of(run: &RunState) -> Debuffs {
+impl Debuffs<'_> {
+    fn of(run: &RunState) -> Debuffs<'_> {
         Debuffs {
             suits: [
                 run.rule(crate::state::Rule::DebuffSpades) != 0,
@@ -154,15 +156,22 @@ impl Debuffs {
             ],
             faces: run.rule(crate::state::Rule::DebuffFaces) != 0,
             all_faces: run.rule(crate::state::Rule::AllFaces) != 0,
+            played_before: if run.rule(crate::state::Rule::DebuffPlayedAnte) != 0 {
+                &run.ante_played
+            } else {
+                &[]
+            },
         }
     }
 
     /// A card is debuffed by its own mark, by a suit rule for its printed suit, by any suit
     /// rule when it is Wild (a Wild card is every suit, so it shares every suit's debuff), or
-    /// by the face rule. Stone cards have no suit.
+    /// by the face rule, or by having been played earlier this ante under that rule. Stone
+    /// cards have no suit.
     fn debuffed(&self, card: &Card) -> bool {
         let wild = card.enhancement == Enhancement::Wild;
         card.debuffed
+            || self.played_before.contains(card)
             || (!card.is_stone()
                 && (self.suits[card.suit.index()] || (wild && self.suits.iter().any(|&s| s))))
             || (self.faces && card.is_face(self.all_faces))

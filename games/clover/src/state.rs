@@ -106,6 +106,7 @@ pub const RULES: &[(&str, i64)] = &[
     ("voucher_slots", 1),
     ("arcana_spectrals", 0),
     ("disable_joker", 0),
+    ("debuff_played_ante", 0),
 ];
 
 /// A rule resource by name, checked by the compiler: `run.rule(Rule::JokerSlots)`, so a
@@ -233,11 +234,13 @@ pub enum Rule {
     /// `disable_joker` (default 0): 1: when the blind starts and after every hand, one joker
     /// drawn on `boss_proc` is disabled (debuffed) until the next draw.
     DisableJoker,
+    /// `debuff_played_ante` (default 0): 1: cards played earlier this ante are debuffed.
+    DebuffPlayedAnte,
 }
 
 impl Rule {
     /// Every rule, in [`RULES`] order.
-    pub const ALL: [Rule; 57] = [
+    pub const ALL: [Rule; 58] = [
         Rule::HandSize,
         Rule::Hands,
         Rule::Discards,
@@ -295,6 +298,7 @@ impl Rule {
         Rule::VoucherSlots,
         Rule::ArcanaSpectrals,
         Rule::DisableJoker,
+        Rule::DebuffPlayedAnte,
     ];
 
     /// The rule's name, as rows write it.
@@ -357,7 +361,65 @@ impl Rule {
             Rule::VoucherSlots => "voucher_slots",
             Rule::ArcanaSpectrals => "arcana_spectrals",
             Rule::DisableJoker => "disable_joker",
+            Rule::DebuffPlayedAnte => "debuff_played_ante",
         }
+    }
+}
+
+/// How a run's rule values are written: `{name: value}` for each rule whose value differs from
+/// its [`RULES`] default, names sorted. Read back from that map (a rule left out is at its
+/// default; an unknown name is an error) or from the list every rule was once written as
+/// (rules version 1 and before: values in [`RULES`] order, the rules added since at their
+/// defaults).
+pub mod rules_encoding {
+    use std::collections::BTreeMap;
+
+    use serde::de::Error as _;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use super::{rule_index, RULES};
+
+    /// Writes the rules that differ from their defaults.
+    pub fn serialize<S: Serializer>(rules: &[i64], out: S) -> Result<S::Ok, S::Error> {
+        let changed: BTreeMap<&str, i64> = RULES
+            .iter()
+            .zip(rules)
+            .filter(|((_, default), value)| *default != **value)
+            .map(|((name, _), value)| (*name, *value))
+            .collect();
+        out.collect_map(changed)
+    }
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Written {
+        Changed(BTreeMap<String, i64>),
+        Every(Vec<i64>),
+    }
+
+    /// Reads either form back into every rule's value.
+    pub fn deserialize<'de, D: Deserializer<'de>>(input: D) -> Result<Vec<i64>, D::Error> {
+        let mut rules: Vec<i64> = RULES.iter().map(|(_, v)| *v).collect();
+        match Written::deserialize(input)? {
+            Written::Changed(changed) => {
+                for (name, value) in changed {
+                    let at = rule_index(&name)
+                        .ok_or_else(|| D::Error::custom(format!("unknown rule `{name}`")))?;
+                    rules[at] = value;
+                }
+            }
+            Written::Every(values) => {
+                if values.len() > rules.len() {
+                    return Err(D::Error::custom(format!(
+                        "{} rule values for {} rules",
+                        values.len(),
+                        rules.len()
+                    )));
+                }
+                rules[..values.len()].copy_from_slice(&values);
+            }
+        }
+        Ok(rules)
     }
 }
 
@@ -828,7 +890,10 @@ pub struct RunState {
     pub boss: Option<String>,
     /// Whether the boss blind is being played (its rules apply only then).
     pub boss_active: bool,
-    /// The rule values, [`RULES`] order.
+    /// The rule values, [`RULES`] order. Written as the rules that differ from their defaults,
+    /// by name ([`rules_encoding`]), so a rule added later that a run never changes leaves the
+    /// run's encoding — and its fingerprints — as they were.
+    #[serde(with = "rules_encoding")]
     pub rules: Vec<i64>,
     /// Lingering rule changes.
     pub ledger: EffectLedger,
@@ -846,6 +911,9 @@ pub struct RunState {
     /// Blinds skipped this run.
     #[serde(default, skip_serializing_if = "is_zero_u32")]
     pub skips: u32,
+    /// The cards played this ante (as they were after scoring), for `debuff_played_ante`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ante_played: Vec<Card>,
     /// Copies the next tag taken brings (the `tag_copies` resource: a double tag, the diet
     /// soda joker sold).
     #[serde(default, skip_serializing_if = "is_zero_u32")]
@@ -909,6 +977,7 @@ impl RunState {
             round_hands: 0,
             skips: 0,
             tag_copies: 0,
+            ante_played: Vec::new(),
             unused_discards: 0,
             rules: RULES.iter().map(|(_, v)| *v).collect(),
             ledger: EffectLedger::new(),

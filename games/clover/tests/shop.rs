@@ -789,3 +789,34 @@ fn the_cola_can_sold_doubles_the_next_tag() {
     run::take_tag(&mut s.run, c, "windfall").unwrap();
     assert_eq!(s.run.money, money + 20);
 }
+
+/// The Column debuffs the cards played earlier this ante: the game remembers every card played
+/// (as it was after scoring) until the ante ends.
+#[test]
+fn the_column_debuffs_cards_played_earlier_this_ante() {
+    let c = content();
+    let score = |column: bool| {
+        let mut r = fresh(&c, "column", 1);
+        r.ante_played = common::cards("AS");
+        if column {
+            r.boss = Some("boss:column".into());
+        }
+        run::start_round(&mut r, &c, Blind::Boss).unwrap();
+        turnstile_clover::score_hand(&mut r, &c, &common::cards("AS AH"), &[], true).unwrap()
+    };
+    assert_eq!(score(false).chips, 32, "10 + 11 + 11");
+    assert_eq!(
+        score(true).chips,
+        21,
+        "the ace of spades played before scores nothing"
+    );
+    // Through the game: played cards are remembered, and forgotten when the ante ends.
+    let (content, mut s) = new_game("column-game", 1);
+    let c = content.content();
+    s.apply(c, &CloverAction::SelectBlind).unwrap();
+    let played = s.hand[0];
+    s.apply(c, &CloverAction::Play { cards: vec![0] }).unwrap();
+    assert_eq!(s.run.ante_played, [played]);
+    run::end_round(&mut s.run, c, Blind::Boss, &[]).unwrap();
+    assert!(s.run.ante_played.is_empty());
+}
