@@ -82,7 +82,9 @@ const offerRef = (o) => (o && typeof o === "object" ? o.item : o);
 /** A joker's or an offer's stickers (eternal, perishable with its rounds left, rental) as words. */
 export function stickerText(x) {
   const s = (x && (x.stickers || x)) || {};
-  return [s.eternal ? "eternal" : null,
+  // an offer's edition rides with its stickers (an owned joker shows its edition on its own)
+  const edition = x && x.stickers && x.stickers.edition && x.stickers.edition !== "none" ? x.stickers.edition : null;
+  return [edition, s.eternal ? "eternal" : null,
     s.perishable === true ? "perishable" : typeof s.perishable === "number" ? `perishable (${s.perishable} round${s.perishable === 1 ? "" : "s"} left)` : null,
     s.rental ? "rental" : null].filter(Boolean);
 }

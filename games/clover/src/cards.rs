@@ -135,6 +135,11 @@ pub enum Edition {
 }
 
 impl Edition {
+    /// Whether it is no edition (for serde's `skip_serializing_if`).
+    pub fn is_none(edition: &Edition) -> bool {
+        *edition == Edition::None
+    }
+
     /// The owner id of its effect rows.
     pub const fn owner(self) -> Option<&'static str> {
         match self {

@@ -259,17 +259,33 @@ pub fn buy_joker(run: &mut RunState, content: &Content, id: &str) -> Result<(), 
     buy_joker_with(run, content, id, Stickers::default())
 }
 
-/// The price of a joker offer: its catalog cost, or `rental_price` with a rental sticker.
+/// The price of a joker offer: its catalog cost plus its edition's ([`edition_cost`]) less
+/// the discount, or `rental_price` with a rental sticker.
 pub fn joker_price(run: &RunState, content: &Content, id: &str, stickers: Stickers) -> i64 {
     if stickers.rental {
         return run.rule(crate::state::Rule::RentalPrice).max(0);
     }
-    run.price(
-        content
-            .catalog
-            .get(&format!("joker:{id}"))
-            .map_or(0, |e| i64::from(e.cost)),
-    )
+    run.price(joker_cost(content, id, stickers.edition))
+}
+
+/// What an edition adds to a joker's cost: foil $2, holographic $3, polychrome and negative $5.
+pub fn edition_cost(edition: crate::cards::Edition) -> i64 {
+    use crate::cards::Edition;
+    match edition {
+        Edition::None => 0,
+        Edition::Foil => 2,
+        Edition::Holographic => 3,
+        Edition::Polychrome | Edition::Negative => 5,
+    }
+}
+
+/// A joker's cost before any discount: its catalog cost plus its edition's.
+fn joker_cost(content: &Content, id: &str, edition: crate::cards::Edition) -> i64 {
+    content
+        .catalog
+        .get(&format!("joker:{id}"))
+        .map_or(0, |e| i64::from(e.cost))
+        + edition_cost(edition)
 }
 
 /// The price of a shop offer (`kind:id`) as the shop asks it now: a joker's from
@@ -315,8 +331,10 @@ pub fn buy_joker_with(
             money: run.money,
         });
     }
+    // A negative joker brings its own slot.
     if i64::try_from(run.jokers.len()).unwrap_or(i64::MAX)
         >= run.rule(crate::state::Rule::JokerSlots)
+        && stickers.edition != crate::cards::Edition::Negative
     {
         return Err(RunError::NoJokerSlot);
     }
@@ -324,6 +342,8 @@ pub fn buy_joker_with(
         .joker(id)
         .ok_or_else(|| RunError::NotAvailable(id.to_owned()))?;
     joker.stick(stickers, perishable_rounds(run));
+    // An edition's cost counts in what selling pays.
+    joker.sell_value = (joker_cost(content, id, stickers.edition) / 2).max(1);
     if stickers.rental {
         joker.sell_value = (run.rule(crate::state::Rule::RentalPrice) / 2).max(1);
     }
@@ -991,6 +1011,27 @@ fn perishable_rounds(run: &RunState) -> u32 {
     u32::try_from(run.rule(crate::state::Rule::PerishableRounds).max(0)).unwrap_or(u32::MAX)
 }
 
+/// Polls a shop or pack joker's edition on `edition`: one roll below 10 000 — 9 970 and above
+/// negative (0.3 %, whatever the rate), then from the top 60, 200 and 400 times `edition_rate`
+/// for polychrome, holographic and foil (at rate 1: 0.3 %, 1.4 % and 2 %, the genre's rates;
+/// the hone and glow up vouchers raise the rate).
+pub fn poll_edition(run: &mut RunState) -> Result<crate::cards::Edition, RunError> {
+    use crate::cards::Edition;
+    let rate = run.rule(crate::state::Rule::EditionRate).max(0);
+    let roll = i64::from(run.streams.below("edition", 10_000).map_err(stream_error)?);
+    Ok(if roll >= 9_970 {
+        Edition::Negative
+    } else if roll >= 10_000 - 60 * rate {
+        Edition::Polychrome
+    } else if roll >= 10_000 - 200 * rate {
+        Edition::Holographic
+    } else if roll >= 10_000 - 400 * rate {
+        Edition::Foil
+    } else {
+        Edition::None
+    })
+}
+
 /// Polls the stickers of a joker offered in the shop or a pack, on the `sticker` stream
 /// (clover-facts.md, "Stakes"): with the `eternal_stickers` or `perishable_stickers` rule one
 /// roll below 100 — 70 and above eternal, 40..70 perishable; with `rental_stickers` a second,
@@ -1010,6 +1051,7 @@ pub fn poll_stickers(run: &mut RunState) -> Result<Stickers, RunError> {
     if run.rule(crate::state::Rule::RentalStickers) != 0 {
         stickers.rental = run.streams.below("sticker", 100).map_err(stream_error)? >= 70;
     }
+    stickers.edition = poll_edition(run)?;
     Ok(stickers)
 }
 

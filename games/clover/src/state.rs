@@ -107,6 +107,7 @@ pub const RULES: &[(&str, i64)] = &[
     ("arcana_spectrals", 0),
     ("disable_joker", 0),
     ("debuff_played_ante", 0),
+    ("edition_rate", 1),
 ];
 
 /// A rule resource by name, checked by the compiler: `run.rule(Rule::JokerSlots)`, so a
@@ -236,11 +237,14 @@ pub enum Rule {
     DisableJoker,
     /// `debuff_played_ante` (default 0): 1: cards played earlier this ante are debuffed.
     DebuffPlayedAnte,
+    /// `edition_rate` (default 1): how often shop and pack jokers come with an edition (the
+    /// foil, holographic and polychrome chances are multiplied by it).
+    EditionRate,
 }
 
 impl Rule {
     /// Every rule, in [`RULES`] order.
-    pub const ALL: [Rule; 58] = [
+    pub const ALL: [Rule; 59] = [
         Rule::HandSize,
         Rule::Hands,
         Rule::Discards,
@@ -299,6 +303,7 @@ impl Rule {
         Rule::ArcanaSpectrals,
         Rule::DisableJoker,
         Rule::DebuffPlayedAnte,
+        Rule::EditionRate,
     ];
 
     /// The rule's name, as rows write it.
@@ -362,6 +367,7 @@ impl Rule {
             Rule::ArcanaSpectrals => "arcana_spectrals",
             Rule::DisableJoker => "disable_joker",
             Rule::DebuffPlayedAnte => "debuff_played_ante",
+            Rule::EditionRate => "edition_rate",
         }
     }
 }
@@ -582,10 +588,12 @@ impl Joker {
         self.eternal = stickers.eternal;
         self.perishable = stickers.perishable.then_some(rounds);
         self.rental = stickers.rental;
+        self.edition = stickers.edition;
     }
 }
 
-/// The stickers polled for a joker offered in the shop or a pack (stakes 4, 7, 8).
+/// What a joker offered in the shop or a pack comes with: the stickers polled for it (stakes
+/// 4, 7, 8) and its edition.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Stickers {
@@ -598,6 +606,9 @@ pub struct Stickers {
     /// Costs `rental_fee` per round; bought for `rental_price`.
     #[serde(default, skip_serializing_if = "is_false")]
     pub rental: bool,
+    /// Its edition (polled at `edition_rate`; it raises the price).
+    #[serde(default, skip_serializing_if = "crate::cards::Edition::is_none")]
+    pub edition: crate::cards::Edition,
 }
 
 impl Stickers {

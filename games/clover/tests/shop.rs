@@ -320,11 +320,12 @@ fn stickers_follow_the_stakes() {
     assert!((240..360).contains(&s7[1]), "{s7:?}");
     let s8 = count(8);
     assert!((240..360).contains(&s8[2]), "{s8:?}");
-    // Stakes below 4 draw nothing on `sticker`.
+    // Stakes below 4 draw nothing on `sticker`: only the edition's one roll on `edition`.
     let mut a = fresh(&c, "no-draw", 3);
-    let b = a.streams.clone();
+    let mut b = a.clone();
     run::poll_stickers(&mut a).unwrap();
-    assert_eq!(a.streams, b);
+    run::poll_edition(&mut b).unwrap();
+    assert_eq!(a.streams, b.streams);
 }
 
 #[test]
@@ -819,4 +820,66 @@ fn the_column_debuffs_cards_played_earlier_this_ante() {
     assert_eq!(s.run.ante_played, [played]);
     run::end_round(&mut s.run, c, Blind::Boss, &[]).unwrap();
     assert!(s.run.ante_played.is_empty());
+}
+
+/// Shop and pack jokers come with editions at the genre's rates (2 % foil, 1.4 % holographic,
+/// 0.3 % polychrome, 0.3 % negative), the Whetstone and the Lustre doubling and quadrupling
+/// all but negative; an edition raises the price and what selling pays, and a negative joker
+/// is bought with every slot full.
+#[test]
+fn offered_jokers_come_with_editions_that_cost_more() {
+    use turnstile_clover::cards::Edition;
+    let c = content();
+    let tally = |vouchers: &[&str]| {
+        let mut r = fresh(&c, "editions", 1);
+        r.money = 100;
+        for v in vouchers {
+            run::buy_voucher(&mut r, &c, v).unwrap();
+        }
+        let mut counts = [0u32; 5];
+        for _ in 0..4000 {
+            counts[run::poll_edition(&mut r).unwrap() as usize] += 1;
+        }
+        counts
+    };
+    let base = tally(&[]);
+    let [_, foil, holo, poly, negative] = base;
+    assert!((50..=110).contains(&foil), "{base:?}");
+    assert!((30..=85).contains(&holo), "{base:?}");
+    assert!(
+        (2..=30).contains(&poly) && (2..=30).contains(&negative),
+        "{base:?}"
+    );
+    let lustre = tally(&["whetstone", "lustre"]);
+    assert!(
+        lustre[1] > 3 * foil && lustre[2] > 3 * holo,
+        "{lustre:?} vs {base:?}"
+    );
+    // Price and sell value: a $6 joker in foil costs $8 and sells for $4.
+    let mut r = fresh(&c, "editions", 1);
+    r.money = 50;
+    let foil_offer = Stickers {
+        edition: Edition::Foil,
+        ..Stickers::default()
+    };
+    let cost = c.catalog["joker:bells_trio"].cost as i64;
+    assert_eq!(
+        run::offer_price(&r, &c, "joker:bells_trio", foil_offer),
+        cost + 2
+    );
+    run::buy_joker_with(&mut r, &c, "bells_trio", foil_offer).unwrap();
+    assert_eq!(r.money, 50 - cost - 2);
+    assert_eq!(r.jokers[0].edition, Edition::Foil);
+    assert_eq!(r.jokers[0].sell_value, (cost + 2) / 2);
+    // A negative joker needs no free slot.
+    while (r.jokers.len() as i64) < r.rule(turnstile_clover::state::Rule::JokerSlots) {
+        run::buy_joker(&mut r, &c, "harlequin").unwrap();
+    }
+    assert!(run::buy_joker(&mut r, &c, "quiet_pair").is_err());
+    let negative_offer = Stickers {
+        edition: Edition::Negative,
+        ..Stickers::default()
+    };
+    run::buy_joker_with(&mut r, &c, "quiet_pair", negative_offer).unwrap();
+    assert_eq!(r.jokers.last().unwrap().edition, Edition::Negative);
 }
