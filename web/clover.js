@@ -576,8 +576,12 @@ export function mount(root, ctx) {
         previewBox);
     } else if (v.phase === "shop") {
       parts.push(h("h2", {}, "Shop"),
-        h("div", { class: "shop", role: "list", "aria-label": "Offers" }, v.shop.length ? v.shop.map((offer, i) =>
-          offerCard(offerRef(offer), stickerText(offer), v.money, actionButton("Buy", "buy", { type: "buy", slot: i }, { "aria-label": `Buy ${nameOf(offerRef(offer))}${costText(priceOf("shop", i))}` }), i, priceOf("shop", i)))
+        h("div", { class: "shop", role: "list", "aria-label": "Offers" }, v.shop.length ? v.shop.map((offer, i) => offer.card
+          // a playing card for sale (a voucher lets the shop stock them): it joins the deck
+          ? h("div", { class: "offer kind-card", role: "listitem", "data-slot": i }, h("span", { class: "kind muted" }, "playing card"), playingCard(offer.card, i), h("span", {}, cardText(offer.card)),
+              h("span", { class: `cost${priceOf("shop", i) > v.money ? " short" : ""}` }, `$${priceOf("shop", i)}`),
+              actionButton("Buy", "buy", { type: "buy", slot: i }, { "aria-label": `Buy the ${cardText(offer.card)}${costText(priceOf("shop", i))}` }))
+          : offerCard(offerRef(offer), stickerText(offer), v.money, actionButton("Buy", "buy", { type: "buy", slot: i }, { "aria-label": `Buy ${nameOf(offerRef(offer))}${costText(priceOf("shop", i))}` }), i, priceOf("shop", i)))
           : h("p", { class: "muted" }, "Sold out.")),
         v.packs && v.packs.length ? [h("h3", {}, "Booster packs"), h("div", { class: "shop packs", role: "list", "aria-label": "Booster packs" }, v.packs.map((ref, i) =>
           offerCard(ref, [], v.money, actionButton("Open", "openPack", { type: "openPack", slot: i }, { "aria-label": `Buy and open ${nameOf(ref)}${costText(priceOf("packs", i))}` }), i, priceOf("packs", i))))] : null,

@@ -622,7 +622,7 @@ fn content_report_lists_each_game_s_own_vocabulary() {
             "catalog entries of kind deck: 15",
             "catalog entries of kind stake: 8",
             "catalog entries of kind boss: 24",
-            "catalog entries of kind voucher: 30",
+            "catalog entries of kind voucher: 32",
         ],
     );
     // Duel declares none: everything it runs is the engine's.

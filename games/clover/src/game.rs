@@ -160,11 +160,14 @@ pub enum Phase {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ShopOffer {
-    /// `joker:<id>`, `tarot:<id>`, `planet:<id>`, `voucher:<id>`.
+    /// `joker:<id>`, `tarot:<id>`, `planet:<id>`, `voucher:<id>`, or `card` (a playing card).
     pub item: String,
-    /// A joker's stickers (stakes 4, 7, 8).
+    /// A joker's stickers (stakes 4, 7, 8) and a joker's or playing card's edition.
     #[serde(default, skip_serializing_if = "Stickers::is_none")]
     pub stickers: Stickers,
+    /// The playing card for sale (`item` is `card`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub card: Option<Card>,
 }
 
 /// An opened booster pack.
@@ -780,7 +783,11 @@ impl CloverState {
                     .cloned()
                     .ok_or_else(|| Rejection::new("not_available", "no such offer"))?;
                 let (kind, id) = offer.item.split_once(':').unwrap_or(("", ""));
-                if kind == "joker" {
+                if let Some(card) = offer.card {
+                    // A playing card joins the run's deck (drawn from the next blind on).
+                    run::buy_card(&mut self.run, content, card.edition).map_err(reject)?;
+                    self.cards.push(card);
+                } else if kind == "joker" {
                     run::buy_joker_with(&mut self.run, content, id, offer.stickers)
                         .map_err(reject)?;
                 } else if kind == "voucher" {
@@ -1040,12 +1047,28 @@ fn offer_stickers(run: &mut RunState, offers: Vec<String>) -> Result<Vec<ShopOff
     offers
         .into_iter()
         .map(|item| {
+            // A playing card slot is stocked now, in slot order, on `shop_pick`.
+            if item == "card" {
+                let card = run::shop_card(run).map_err(reject)?;
+                return Ok(ShopOffer {
+                    item,
+                    stickers: Stickers {
+                        edition: card.edition,
+                        ..Stickers::default()
+                    },
+                    card: Some(card),
+                });
+            }
             let stickers = if item.starts_with("joker:") {
                 run::poll_stickers(run).map_err(reject)?
             } else {
                 Stickers::default()
             };
-            Ok(ShopOffer { item, stickers })
+            Ok(ShopOffer {
+                item,
+                stickers,
+                card: None,
+            })
         })
         .collect()
 }

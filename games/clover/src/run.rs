@@ -293,6 +293,10 @@ fn joker_cost(content: &Content, id: &str, edition: crate::cards::Edition) -> i6
 /// cost less the discount ([`RunState::price`]). The view shows these, so the page never
 /// prices an offer differently from the rules that charge it.
 pub fn offer_price(run: &RunState, content: &Content, item: &str, stickers: Stickers) -> i64 {
+    // A playing card costs $1 plus its edition's cost (the edition rides in `stickers`).
+    if item == "card" {
+        return run.price(1 + edition_cost(stickers.edition));
+    }
     if let Some(id) = item.strip_prefix("joker:") {
         return joker_price(run, content, id, stickers);
     }
@@ -896,6 +900,8 @@ pub fn roll_shop(run: &mut RunState, content: &Content) -> Result<Vec<String>, R
                 "spectral",
                 run.rule(crate::state::Rule::SpectralWeight).max(0),
             ),
+            // Last, so at weight 0 every earlier draw is what it was without it.
+            ("card", run.rule(crate::state::Rule::CardWeight).max(0)),
         ];
         let total: i64 = weights.iter().map(|(_, w)| w).sum();
         let Ok(total) = u32::try_from(total) else {
@@ -912,6 +918,11 @@ pub fn roll_shop(run: &mut RunState, content: &Content) -> Result<Vec<String>, R
                 break;
             }
             kind_roll -= w;
+        }
+        // A playing card for sale: the game draws which one when it stocks the slot.
+        if kind == "card" {
+            offers.push("card".to_owned());
+            continue;
         }
         let rarity = if kind == "joker" {
             rarity_of_roll(run.streams.below("shop_rarity", 100).map_err(stream)?)
@@ -1086,6 +1097,72 @@ pub fn roll_packs(run: &mut RunState, content: &Content) -> Result<Vec<String>, 
     Ok(offers)
 }
 
+/// A random playing card drawn on `stream`: rank and suit uniform; with `extras`, enhanced with
+/// 40 % (uniform among the eight), an edition polled at rate 2 without negative (roll below
+/// 1000: 988+ polychrome, 960+ holographic, 920+ foil), a seal with 20 % (uniform among four).
+fn random_card(run: &mut RunState, stream: &str, extras: bool) -> Result<Card, RunError> {
+    use crate::cards::{Edition, Enhancement, Seal};
+    let mut draw = |n: u32| run.streams.below(stream, n).map_err(stream_error);
+    let rank = u8::try_from(draw(13)? + 2).unwrap_or(2);
+    let suit = Suit::ALL[draw(4)? as usize];
+    let mut card = Card::new(rank, suit);
+    if !extras {
+        return Ok(card);
+    }
+    if draw(100)? < 40 {
+        card.enhancement = [
+            Enhancement::Bonus,
+            Enhancement::Mult,
+            Enhancement::Wild,
+            Enhancement::Glass,
+            Enhancement::Steel,
+            Enhancement::Stone,
+            Enhancement::Gold,
+            Enhancement::Lucky,
+        ][draw(8)? as usize];
+    }
+    card.edition = match draw(1000)? {
+        988.. => Edition::Polychrome,
+        960.. => Edition::Holographic,
+        920.. => Edition::Foil,
+        _ => Edition::None,
+    };
+    if draw(100)? < 20 {
+        card.seal = [Seal::Gold, Seal::Red, Seal::Blue, Seal::Purple][draw(4)? as usize];
+    }
+    Ok(card)
+}
+
+/// A playing card for sale in the shop, drawn on `shop_pick` (enhancement, edition and seal
+/// only under `card_extras`).
+pub fn shop_card(run: &mut RunState) -> Result<Card, RunError> {
+    let extras = run.rule(crate::state::Rule::CardExtras) != 0;
+    random_card(run, "shop_pick", extras)
+}
+
+/// A playing card bought: its price ([`offer_price`] of `card`) is paid, and `OnCardAdded`
+/// resolves (the game adds the card to the run's deck).
+pub fn buy_card(
+    run: &mut RunState,
+    content: &Content,
+    edition: crate::cards::Edition,
+) -> Result<(), RunError> {
+    let cost = run.price(1 + edition_cost(edition));
+    if run.spendable() < cost {
+        return Err(RunError::NotEnoughMoney {
+            cost,
+            money: run.money,
+        });
+    }
+    run.money -= cost;
+    resolve(
+        run,
+        content,
+        Event::new(Trigger::Game(CloverTrigger::OnCardAdded)),
+    )?;
+    Ok(())
+}
+
 /// One card shown in an opened pack.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", tag = "type")]
@@ -1115,7 +1192,6 @@ pub fn pack_contents(
     content: &Content,
     pack: &str,
 ) -> Result<Vec<PackItem>, RunError> {
-    use crate::cards::{Edition, Enhancement, Seal, Suit};
     let entry = content
         .catalog
         .get(pack)
@@ -1134,35 +1210,9 @@ pub fn pack_contents(
             }
         }
         let item = match holds.as_str() {
-            "card" => {
-                let mut draw = |n: u32| run.streams.below("pack", n).map_err(stream_error);
-                let rank = u8::try_from(draw(13)? + 2).unwrap_or(2);
-                let suit = Suit::ALL[draw(4)? as usize];
-                let mut card = Card::new(rank, suit);
-                if draw(100)? < 40 {
-                    card.enhancement = [
-                        Enhancement::Bonus,
-                        Enhancement::Mult,
-                        Enhancement::Wild,
-                        Enhancement::Glass,
-                        Enhancement::Steel,
-                        Enhancement::Stone,
-                        Enhancement::Gold,
-                        Enhancement::Lucky,
-                    ][draw(8)? as usize];
-                }
-                card.edition = match draw(1000)? {
-                    988.. => Edition::Polychrome,
-                    960.. => Edition::Holographic,
-                    920.. => Edition::Foil,
-                    _ => Edition::None,
-                };
-                if draw(100)? < 20 {
-                    card.seal =
-                        [Seal::Gold, Seal::Red, Seal::Blue, Seal::Purple][draw(4)? as usize];
-                }
-                PackItem::Card { card }
-            }
+            "card" => PackItem::Card {
+                card: random_card(run, "pack", true)?,
+            },
             kind => {
                 // `arcana_spectrals` (the omen globe): each card of a tarot pack may be a
                 // spectral instead, one roll per card (none without the rule).

@@ -108,6 +108,8 @@ pub const RULES: &[(&str, i64)] = &[
     ("disable_joker", 0),
     ("debuff_played_ante", 0),
     ("edition_rate", 1),
+    ("card_weight", 0),
+    ("card_extras", 0),
 ];
 
 /// A rule resource by name, checked by the compiler: `run.rule(Rule::JokerSlots)`, so a
@@ -240,11 +242,17 @@ pub enum Rule {
     /// `edition_rate` (default 1): how often shop and pack jokers come with an edition (the
     /// foil, holographic and polychrome chances are multiplied by it).
     EditionRate,
+    /// `card_weight` (default 0): the shop slot weight of playing cards for sale (beside
+    /// `joker_weight` and the others).
+    CardWeight,
+    /// `card_extras` (default 0): 1: playing cards for sale may be enhanced, have an edition
+    /// and a seal, as a Standard pack's do.
+    CardExtras,
 }
 
 impl Rule {
     /// Every rule, in [`RULES`] order.
-    pub const ALL: [Rule; 59] = [
+    pub const ALL: [Rule; 61] = [
         Rule::HandSize,
         Rule::Hands,
         Rule::Discards,
@@ -304,6 +312,8 @@ impl Rule {
         Rule::DisableJoker,
         Rule::DebuffPlayedAnte,
         Rule::EditionRate,
+        Rule::CardWeight,
+        Rule::CardExtras,
     ];
 
     /// The rule's name, as rows write it.
@@ -368,6 +378,8 @@ impl Rule {
             Rule::DisableJoker => "disable_joker",
             Rule::DebuffPlayedAnte => "debuff_played_ante",
             Rule::EditionRate => "edition_rate",
+            Rule::CardWeight => "card_weight",
+            Rule::CardExtras => "card_extras",
         }
     }
 }

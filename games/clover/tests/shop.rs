@@ -415,7 +415,11 @@ fn shop_jokers_carry_their_stickers_into_the_run() {
             let stickers = run::poll_stickers(&mut s.run).unwrap();
             if stickers.rental {
                 s.phase = Phase::Shop;
-                s.shop = vec![ShopOffer { item, stickers }];
+                s.shop = vec![ShopOffer {
+                    item,
+                    stickers,
+                    card: None,
+                }];
                 s.run.money = 1;
                 s.apply(c, &CloverAction::Buy { slot: 0 }).unwrap();
                 assert!(s.run.jokers[0].rental);
@@ -609,6 +613,7 @@ fn the_view_prices_offers_as_charged_and_the_star_atlas_gives_planets_away() {
         .map(|item| ShopOffer {
             item: (*item).into(),
             stickers: Stickers::default(),
+            card: None,
         })
         .collect();
     s.run.vouchers = vec!["voucher:clearance".into()];
@@ -882,4 +887,47 @@ fn offered_jokers_come_with_editions_that_cost_more() {
     };
     run::buy_joker_with(&mut r, &c, "quiet_pair", negative_offer).unwrap();
     assert_eq!(r.jokers.last().unwrap().edition, Edition::Negative);
+}
+
+/// The Street Stall stocks playing cards in the shop (plain ones: $1); the Sleight lets them be
+/// enhanced, have an edition or a seal; a card bought joins the run's deck. Without the vouchers
+/// no slot is a card.
+#[test]
+fn the_street_stall_sells_playing_cards() {
+    use turnstile_clover::cards::Enhancement;
+    let stock = |vouchers: &[&str]| {
+        let (content, mut s) = in_shop("stall", 100, &[]);
+        let c = content.content();
+        for v in vouchers {
+            run::buy_voucher(&mut s.run, c, v).unwrap();
+        }
+        let mut cards = Vec::new();
+        for _ in 0..30 {
+            s.run.money = 100;
+            s.apply(c, &CloverAction::Reroll).unwrap();
+            cards.extend(s.shop.iter().filter_map(|o| o.card));
+        }
+        (content, s, cards)
+    };
+    let (_, _, none) = stock(&[]);
+    assert!(none.is_empty());
+    let (content, mut s, plain) = stock(&["street_stall"]);
+    assert!(plain.len() >= 5, "{} cards in 30 rerolls", plain.len());
+    assert!(plain.iter().all(|c| c.enhancement == Enhancement::None));
+    let slot = s.shop.iter().position(|o| o.card.is_some());
+    if let Some(slot) = slot {
+        let card = s.shop[slot].card.unwrap();
+        let (money, deck) = (s.run.money, s.cards.len());
+        let price = run::offer_price(&s.run, content.content(), "card", s.shop[slot].stickers);
+        assert_eq!(price, 1, "a plain card costs $1");
+        s.apply(content.content(), &CloverAction::Buy { slot: slot as u8 })
+            .unwrap();
+        assert_eq!((s.run.money, s.cards.len()), (money - 1, deck + 1));
+        assert_eq!(s.cards.last(), Some(&card));
+    }
+    let (_, _, fancy) = stock(&["street_stall", "sleight"]);
+    assert!(
+        fancy.iter().any(|c| c.enhancement != Enhancement::None),
+        "{fancy:?}"
+    );
 }

@@ -174,6 +174,7 @@ fn a_reroll_is_previewed_without_the_new_shop() {
     state.shop = vec![ShopOffer {
         item: "planet:ember".into(),
         stickers: Default::default(),
+        card: None,
     }];
     let (view, events) = preview(&content, &state, CloverAction::Reroll);
     assert_eq!(view, Clover::view(&content, &state, ME));
@@ -234,10 +235,12 @@ fn legal_actions_carry_the_values_each_parameter_may_take() {
         ShopOffer {
             item: "planet:ember".into(),
             stickers: Default::default(),
+            card: None,
         },
         ShopOffer {
             item: "joker:harlequin".into(),
             stickers: Default::default(),
+            card: None,
         },
     ];
     shop.packs = Vec::new();
