@@ -9,7 +9,7 @@
 //! in round r+1 only.
 
 use serde::{Deserialize, Serialize};
-use turnstile_effects::{EffectError, Executor, Step, Target, ThingId};
+use turnstile_effects::{EffectError, Executor, Step};
 
 use crate::vocabulary::{CloverScope, CloverTrigger, Event, Scope, Trigger};
 
@@ -17,7 +17,7 @@ use crate::cards::{standard_deck, Card, Suit};
 use crate::content::Content;
 use crate::hands::HandType;
 use crate::score::key_cache;
-use crate::state::{rarity_of_roll, RunState, Stickers, SLOT};
+use crate::state::{rarity_of_roll, RunState, Stickers, Thing};
 
 /// Why a run action was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -358,8 +358,7 @@ pub fn buy_joker_with(
     resolve(
         run,
         content,
-        Event::new(Trigger::Game(CloverTrigger::OnBuy))
-            .from(Target::Thing(ThingId(SLOT + slot as u32))),
+        Event::new(Trigger::Game(CloverTrigger::OnBuy)).from(Thing::Slot(slot).target()),
     )?;
     Ok(())
 }
@@ -378,8 +377,7 @@ pub fn sell_joker(run: &mut RunState, content: &Content, slot: usize) -> Result<
     let sold = resolve(
         run,
         content,
-        Event::new(Trigger::Game(CloverTrigger::OnSell))
-            .from(Target::Thing(ThingId(SLOT + slot as u32))),
+        Event::new(Trigger::Game(CloverTrigger::OnSell)).from(Thing::Slot(slot).target()),
     );
     run.scoring.selling = None;
     sold?;
@@ -629,8 +627,7 @@ pub fn end_round_with(
         resolve(
             run,
             content,
-            Event::new(Trigger::OnRoundEnd)
-                .at(Target::Thing(ThingId(crate::state::HELD + i as u32))),
+            Event::new(Trigger::OnRoundEnd).at(Thing::Held(i).target()),
         )?;
     }
     let showdown = run
@@ -808,7 +805,7 @@ pub fn discard(
     run.scoring.keys = key_cache(content, run);
     let mut steps = Vec::new();
     for k in 0..discarded.len() {
-        let card = Target::Thing(ThingId(crate::state::HELD + k as u32));
+        let card = Thing::Held(k).target();
         Executor::new(&content.effects, &content.handlers).resolve(
             run,
             Event::new(Trigger::Game(CloverTrigger::OnDiscard)).at(card),

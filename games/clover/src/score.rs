@@ -18,12 +18,12 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use turnstile_core::determinism::fixed::mul_int;
 use turnstile_core::determinism::Fixed;
-use turnstile_effects::{EffectError, Executor, Number, Step, StepKind, Target, ThingId};
+use turnstile_effects::{EffectError, Executor, Number, Step, StepKind, Target};
 
 use crate::cards::{Card, Edition, Enhancement, Seal};
 use crate::content::Content;
 use crate::hands::{detect, DetectionRules, HandType};
-use crate::state::{KeyCache, RunState, Scoring, HELD, PLAYED, SLOT};
+use crate::state::{KeyCache, RunState, Scoring, Thing};
 use crate::vocabulary::{CloverTrigger, Event, Trigger};
 
 /// The receipt of one scored hand.
@@ -372,7 +372,7 @@ pub fn score_hand(
         if run.scoring.debuffed.get(i).copied().unwrap_or(false) {
             continue;
         }
-        let card = Target::Thing(ThingId(PLAYED + i as u32));
+        let card = Thing::Played(i).target();
         run.scoring.repetitions = 1;
         let seal = run.scoring.played[i].seal as usize;
         if repeats || run.scoring.keys.seal[seal].is_some() {
@@ -398,7 +398,7 @@ pub fn score_hand(
         if !held_jokers && run.scoring.keys.enhancement[enhancement].is_none() {
             continue;
         }
-        let card = Target::Thing(ThingId(HELD + i as u32));
+        let card = Thing::Held(i).target();
         let first = fire!(Event::new(Trigger::Game(CloverTrigger::OnCardHeld))
             .by(seat)
             .at(card));
@@ -419,7 +419,7 @@ pub fn score_hand(
     // 6. Jokers, then consumables and the deck.
     let joker_effects = jokers_answer(run, &Trigger::Game(CloverTrigger::OnJokerEffect));
     for slot in 0..run.jokers.len() {
-        let joker = Target::Thing(ThingId(SLOT + slot as u32));
+        let joker = Thing::Slot(slot).target();
         let edition = run.jokers[slot].edition as usize;
         let acts = run
             .effective_slot(slot)
@@ -452,7 +452,7 @@ pub fn score_hand(
     for &i in &scoring {
         let enhancement = run.scoring.played[i].enhancement as usize;
         if jokers_after || run.scoring.keys.enhancement[enhancement].is_some() {
-            let card = Target::Thing(ThingId(PLAYED + i as u32));
+            let card = Thing::Played(i).target();
             fire!(Event::new(Trigger::Game(CloverTrigger::AfterScoring))
                 .by(seat)
                 .at(card));

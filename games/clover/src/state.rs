@@ -679,10 +679,57 @@ impl CreationPools {
     }
 }
 
-/// Thing ids: played cards, held cards, joker slots.
-pub(crate) const PLAYED: u32 = 1000;
-pub(crate) const HELD: u32 = 2000;
-pub(crate) const SLOT: u32 = 3000;
+/// What a thing id names in a run: a played card, a held card or a joker slot, by its index.
+/// The engine's ids are numbers — played cards from 1000, held cards from 2000, joker slots from
+/// 3000 (step lists and the web client read them so) — and this is the only place that knows
+/// the offsets: code decodes an id with [`Thing::of`] and builds one with [`Thing::target`], so
+/// an id of one kind can never be read as an index of another.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Thing {
+    /// The played card at this index.
+    Played(usize),
+    /// The held card at this index (while a discard or a consumable resolves: those cards).
+    Held(usize),
+    /// The joker slot at this index.
+    Slot(usize),
+}
+
+impl Thing {
+    const PLAYED: u32 = 1000;
+    const HELD: u32 = 2000;
+    const SLOT: u32 = 3000;
+    /// How many ids each kind has.
+    const SPAN: u32 = 1000;
+
+    /// The thing a target names, if it names one.
+    pub fn of(target: Target) -> Option<Thing> {
+        let Target::Thing(ThingId(n)) = target else {
+            return None;
+        };
+        let index = (n % Self::SPAN) as usize;
+        match n / Self::SPAN {
+            1 => Some(Thing::Played(index)),
+            2 => Some(Thing::Held(index)),
+            3 => Some(Thing::Slot(index)),
+            _ => None,
+        }
+    }
+
+    /// The target naming it. An index past its kind's span (never reached: five played cards,
+    /// a hand, a row of jokers) names nothing rather than another kind's thing.
+    pub fn target(self) -> Target {
+        let (base, index) = match self {
+            Thing::Played(i) => (Self::PLAYED, i),
+            Thing::Held(i) => (Self::HELD, i),
+            Thing::Slot(i) => (Self::SLOT, i),
+        };
+        let id = u32::try_from(index)
+            .ok()
+            .filter(|i| *i < Self::SPAN)
+            .map_or(u32::MAX, |i| base + i);
+        Target::Thing(ThingId(id))
+    }
+}
 
 /// The tally and context of the hand being scored (not serialized: it lives for one score).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -1093,11 +1140,7 @@ impl RunState {
                 .and_then(|j| owners.table().owner_key(&format!("joker:{}", j.id))),
         };
         if let Some(key) = key {
-            owners.push_key(
-                key,
-                Target::Thing(ThingId(SLOT + at as u32)),
-                Some(turnstile_core::Seat(0)),
-            );
+            owners.push_key(key, Thing::Slot(at).target(), Some(turnstile_core::Seat(0)));
         }
     }
 
@@ -1123,18 +1166,10 @@ impl RunState {
 
     /// The card a context speaks of: its target if that is a card, else the event's target.
     fn card_of(&self, context: &RowContext<'_>) -> Option<(Card, bool, usize)> {
-        let pick = |t: Target| match t {
-            Target::Thing(ThingId(n)) if (PLAYED..HELD).contains(&n) => self
-                .scoring
-                .played
-                .get((n - PLAYED) as usize)
-                .map(|c| (*c, false, (n - PLAYED) as usize)),
-            Target::Thing(ThingId(n)) if (HELD..SLOT).contains(&n) => self
-                .scoring
-                .held
-                .get((n - HELD) as usize)
-                .map(|c| (*c, true, (n - HELD) as usize)),
-            _ => None,
+        let pick = |t: Target| match Thing::of(t)? {
+            Thing::Played(i) => self.scoring.played.get(i).map(|c| (*c, false, i)),
+            Thing::Held(i) => self.scoring.held.get(i).map(|c| (*c, true, i)),
+            Thing::Slot(_) => None,
         };
         pick(context.target).or_else(|| context.event.target.and_then(pick))
     }
@@ -1223,13 +1258,13 @@ impl EffectHost for RunState {
             Trigger::Game(CloverTrigger::OnCardScored)
             | Trigger::Game(CloverTrigger::OnScoredRepeat)
             | Trigger::Game(CloverTrigger::AfterScoring) => {
-                let Some(Target::Thing(ThingId(n))) = event.target else {
+                let Some(Thing::Played(i)) = event.target.and_then(Thing::of) else {
                     return;
                 };
-                let Some(card) = self.scoring.played.get(n.saturating_sub(PLAYED) as usize) else {
+                let Some(card) = self.scoring.played.get(i) else {
                     return;
                 };
-                let anchor = Target::Thing(ThingId(n));
+                let anchor = Thing::Played(i).target();
                 match event.trigger {
                     Trigger::Game(CloverTrigger::OnCardScored) => {
                         RunState::push_cached(owners, keys.base, anchor);
@@ -1262,13 +1297,13 @@ impl EffectHost for RunState {
             | Trigger::Game(CloverTrigger::OnDiscard)
                 if matches!(event.target, Some(Target::Thing(_))) =>
             {
-                let Some(Target::Thing(ThingId(n))) = event.target else {
+                let Some(Thing::Held(i)) = event.target.and_then(Thing::of) else {
                     return;
                 };
-                let Some(card) = self.scoring.held.get(n.saturating_sub(HELD) as usize) else {
+                let Some(card) = self.scoring.held.get(i) else {
                     return;
                 };
-                let anchor = Target::Thing(ThingId(n));
+                let anchor = Thing::Held(i).target();
                 match event.trigger {
                     Trigger::Game(CloverTrigger::OnCardHeld) => {
                         RunState::push_cached(
@@ -1295,14 +1330,13 @@ impl EffectHost for RunState {
             }
             Trigger::Game(CloverTrigger::OnHandPlayed)
             | Trigger::Game(CloverTrigger::OnJokerDone) => {
-                let Some(Target::Thing(ThingId(n))) = event.source else {
+                let Some(Thing::Slot(slot)) = event.source.and_then(Thing::of) else {
                     return;
                 };
-                let slot = n.saturating_sub(SLOT) as usize;
                 let Some(joker) = self.jokers.get(slot) else {
                     return;
                 };
-                let anchor = Target::Thing(ThingId(n));
+                let anchor = Thing::Slot(slot).target();
                 RunState::push_cached(owners, keys.edition[joker.edition as usize], anchor);
                 if event.trigger == Trigger::Game(CloverTrigger::OnHandPlayed) {
                     self.push_joker(slot, owners, bit);
@@ -1317,9 +1351,9 @@ impl EffectHost for RunState {
             Trigger::Game(CloverTrigger::OnUse)
             | Trigger::Game(CloverTrigger::OnBuy)
             | Trigger::Game(CloverTrigger::OnSell) => {
-                if let Some(Target::Thing(ThingId(n))) = event.source {
-                    if n >= SLOT {
-                        self.push_joker(n.saturating_sub(SLOT) as usize, owners, bit);
+                if let Some(source @ Target::Thing(_)) = event.source {
+                    if let Some(slot) = joker_slot(source) {
+                        self.push_joker(slot, owners, bit);
                     }
                 } else if let Some(acting) = &self.scoring.acting {
                     RunState::push_str(owners, acting);
@@ -1454,20 +1488,16 @@ impl EffectHost for RunState {
                 });
                 Value::Bool(club && other)
             }
-            25 => Value::Int(match context.owner.anchor {
-                Target::Thing(ThingId(n)) if n >= SLOT => self
-                    .jokers
-                    .get((n - SLOT) as usize)
+            25 => Value::Int(
+                joker_slot(context.owner.anchor)
+                    .and_then(|slot| self.jokers.get(slot))
                     .map_or(0, |j| j.counter),
-                _ => 0,
-            }),
-            26 => Value::Int(match context.target {
-                Target::Thing(ThingId(n)) if n >= SLOT => self
-                    .jokers
-                    .get((n - SLOT) as usize)
+            ),
+            26 => Value::Int(
+                joker_slot(context.target)
+                    .and_then(|slot| self.jokers.get(slot))
                     .map_or(0, |j| i64::from(j.rarity)),
-                _ => 0,
-            }),
+            ),
             27 => Value::Bool(
                 card().is_some_and(|(c, _, _)| c.enhancement != crate::cards::Enhancement::None),
             ),
@@ -1613,10 +1643,7 @@ impl EffectHost for RunState {
             ),
             // The target joker's sell value and eternal sticker (0 and false off a joker).
             72 | 73 => {
-                let joker = match context.target {
-                    Target::Thing(ThingId(n)) if n >= SLOT => self.jokers.get((n - SLOT) as usize),
-                    _ => None,
-                };
+                let joker = joker_slot(context.target).and_then(|slot| self.jokers.get(slot));
                 if slot == 72 {
                     Value::Int(joker.map_or(0, |j| j.sell_value))
                 } else {
@@ -1728,10 +1755,7 @@ impl EffectHost for RunState {
         event: &Event,
         out: &mut Vec<Target>,
     ) {
-        let slot = match owner.anchor {
-            Target::Thing(ThingId(n)) if n >= SLOT => Some((n - SLOT) as usize),
-            _ => None,
-        };
+        let slot = joker_slot(owner.anchor);
         match scope {
             CloverScope::ScoredCard | CloverScope::HeldCard => out.extend(event.target),
             CloverScope::Run => out.push(Target::Seat(turnstile_core::Seat(0))),
@@ -1742,29 +1766,29 @@ impl EffectHost for RunState {
             }
             CloverScope::Selected => out.extend(
                 (0..self.scoring.selected.min(self.scoring.held.len()))
-                    .map(|k| Target::Thing(ThingId(HELD + k as u32))),
+                    .map(|k| Thing::Held(k).target()),
             ),
             CloverScope::AllJokers => {
-                out.extend((0..self.jokers.len()).map(|j| Target::Thing(ThingId(SLOT + j as u32))))
+                out.extend((0..self.jokers.len()).map(|j| Thing::Slot(j).target()))
             }
             CloverScope::RandomHandCard => out.extend(
                 (self.scoring.random_order.iter())
                     .find(|i| !self.scoring.destroyed_held.contains(i))
-                    .map(|&i| Target::Thing(ThingId(HELD + i as u32))),
+                    .map(|&i| Thing::Held(i).target()),
             ),
             CloverScope::ScoringCards => out.extend(
                 (self.scoring.detected.scoring.iter())
                     .filter(|&&i| !self.scoring.debuffed.get(i).copied().unwrap_or(false))
-                    .map(|&i| Target::Thing(ThingId(PLAYED + i as u32))),
+                    .map(|&i| Thing::Played(i).target()),
             ),
             CloverScope::LeftNeighbour => {
                 if let Some(j) = slot.filter(|j| *j > 0) {
-                    out.push(Target::Thing(ThingId(SLOT + j as u32 - 1)));
+                    out.push(Thing::Slot(j - 1).target());
                 }
             }
             CloverScope::RightNeighbour => {
                 if let Some(j) = slot.filter(|j| j + 1 < self.jokers.len()) {
-                    out.push(Target::Thing(ThingId(SLOT + j as u32 + 1)));
+                    out.push(Thing::Slot(j + 1).target());
                 }
             }
         }
@@ -2079,13 +2103,9 @@ impl RunState {
             ));
         }
         let source = if spec.copy {
-            let card = match target {
-                Target::Thing(ThingId(n)) if (PLAYED..HELD).contains(&n) => {
-                    self.scoring.played.get((n - PLAYED) as usize)
-                }
-                Target::Thing(ThingId(n)) if (HELD..SLOT).contains(&n) => {
-                    self.scoring.held.get((n - HELD) as usize)
-                }
+            let card = match Thing::of(target) {
+                Some(Thing::Played(i)) => self.scoring.played.get(i),
+                Some(Thing::Held(i)) => self.scoring.held.get(i),
                 _ => None,
             };
             Some(*card.ok_or_else(|| HostError::not_applicable("AddCard", target))?)
@@ -2148,22 +2168,22 @@ impl RunState {
         target: Target,
         change: &crate::vocabulary::CardChange,
     ) -> Result<Change, HostError> {
-        match target {
-            Target::Thing(ThingId(n)) if (PLAYED..HELD).contains(&n) => {
+        match Thing::of(target) {
+            Some(Thing::Played(i)) => {
                 let card = self
                     .scoring
                     .played
-                    .get_mut((n - PLAYED) as usize)
+                    .get_mut(i)
                     .ok_or_else(|| HostError::not_applicable("AlterCard", target))?;
                 let before = card.chips();
                 change.apply(card);
                 Ok(Change::int(before, card.chips()))
             }
-            Target::Thing(ThingId(n)) if (HELD..SLOT).contains(&n) => {
+            Some(Thing::Held(i)) => {
                 let card = self
                     .scoring
                     .held
-                    .get_mut((n - HELD) as usize)
+                    .get_mut(i)
                     .ok_or_else(|| HostError::not_applicable("AlterCard", target))?;
                 let before = *card;
                 change.apply(card);
@@ -2177,9 +2197,8 @@ impl RunState {
     /// discarded one; a playing card destroyed tells the jokers (`OnCardDestroyed`, about it).
     fn destroy(&mut self, target: Target, caused: &mut Vec<Event>) -> Result<Change, HostError> {
         let told = Event::new(Trigger::Game(CloverTrigger::OnCardDestroyed)).at(target);
-        match target {
-            Target::Thing(ThingId(n)) if n >= SLOT => {
-                let i = (n - SLOT) as usize;
+        match Thing::of(target) {
+            Some(Thing::Slot(i)) => {
                 // An eternal joker cannot be destroyed.
                 let eternal = self.jokers.get(i).is_none_or(|j| j.eternal);
                 if !eternal && !self.scoring.destroyed_jokers.contains(&i) {
@@ -2187,16 +2206,14 @@ impl RunState {
                 }
                 Ok(Change::int(1, i64::from(eternal)))
             }
-            Target::Thing(ThingId(n)) if (HELD..SLOT).contains(&n) => {
-                let i = (n - HELD) as usize;
+            Some(Thing::Held(i)) => {
                 if !self.scoring.destroyed_held.contains(&i) {
                     self.scoring.destroyed_held.push(i);
                     caused.push(told);
                 }
                 Ok(Change::int(1, 0))
             }
-            Target::Thing(ThingId(n)) if (PLAYED..HELD).contains(&n) => {
-                let i = (n - PLAYED) as usize;
+            Some(Thing::Played(i)) => {
                 if !self.scoring.destroyed.contains(&i) {
                     self.scoring.destroyed.push(i);
                     caused.push(told);
@@ -2214,12 +2231,8 @@ impl RunState {
         amount: i64,
         mode: ScaleMode,
     ) -> Result<Change, HostError> {
-        let Target::Thing(ThingId(n)) = owner.anchor else {
-            return Err(HostError::not_applicable("ScaleSelf", owner.anchor));
-        };
-        let joker = self
-            .jokers
-            .get_mut(n.saturating_sub(SLOT) as usize)
+        let joker = joker_slot(owner.anchor)
+            .and_then(|slot| self.jokers.get_mut(slot))
             .ok_or_else(|| HostError::not_applicable("ScaleSelf", owner.anchor))?;
         let before = joker.counter;
         joker.counter = match mode {
@@ -2246,8 +2259,8 @@ impl RunState {
 
 /// The joker slot a target names, if it names one.
 pub(crate) fn joker_slot(target: Target) -> Option<usize> {
-    match target {
-        Target::Thing(ThingId(n)) if n >= SLOT => Some((n - SLOT) as usize),
+    match Thing::of(target)? {
+        Thing::Slot(slot) => Some(slot),
         _ => None,
     }
 }

@@ -478,3 +478,27 @@ fn the_double_tag_doubles_the_next_tag() {
     run::take_tag(&mut r, &c, "coupon").unwrap();
     assert_eq!(r.tags, ["tag:coupon", "tag:coupon"]);
 }
+
+/// Thing ids are typed: each kind round-trips, an index past its kind's span names nothing
+/// (rather than a thing of the next kind), and ids outside the three kinds decode to none.
+#[test]
+fn thing_ids_decode_to_their_kind_and_never_alias() {
+    use turnstile_clover::state::Thing;
+    use turnstile_effects::{Target, ThingId};
+    for thing in [
+        Thing::Played(0),
+        Thing::Played(4),
+        Thing::Held(7),
+        Thing::Slot(0),
+        Thing::Slot(9),
+    ] {
+        assert_eq!(Thing::of(thing.target()), Some(thing));
+    }
+    assert_eq!(Thing::of(Thing::Played(1000).target()), None, "not Held(0)");
+    assert_eq!(Thing::of(Thing::Slot(5000).target()), None);
+    assert_eq!(Thing::of(Target::Thing(ThingId(999))), None);
+    assert_eq!(Thing::of(Target::Thing(ThingId(4000))), None);
+    assert_eq!(Thing::of(Target::Seat(turnstile_core::Seat(0))), None);
+    // The ids the step lists and the web client read.
+    assert_eq!(Thing::Held(3).target(), Target::Thing(ThingId(2003)));
+}
