@@ -364,7 +364,9 @@ export class MatchSession {
         return receipt;
       } catch (e) {
         if (e.status === 409) {
-          this.cb.onMessage(`The match had moved on (sequence ${e.details.currentSequence ?? "?"}); the view was refreshed — please try again.`, "warning");
+          // player words: the sequence number is the protocol's, not the player's (the debug
+          // panel shows it)
+          this.cb.onMessage("The match had moved on before your move arrived; the view was refreshed — please try again.", "warning");
           await this.refresh().catch(() => {});
         } else {
           this.cb.onMessage(e.message, e.status === 422 ? "warning" : "error");
