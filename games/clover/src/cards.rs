@@ -88,6 +88,33 @@ pub enum Enhancement {
 }
 
 impl Enhancement {
+    /// Every enhancement, in declaration order (`None` first: an enhancement's index here is
+    /// `as usize`).
+    pub const ALL: [Enhancement; 9] = [
+        Enhancement::None,
+        Enhancement::Bonus,
+        Enhancement::Mult,
+        Enhancement::Wild,
+        Enhancement::Glass,
+        Enhancement::Steel,
+        Enhancement::Stone,
+        Enhancement::Gold,
+        Enhancement::Lucky,
+    ];
+
+    /// The eight a card can be given (every one but `None`), what random enhancements are
+    /// drawn from.
+    pub const GIVEN: [Enhancement; 8] = [
+        Enhancement::Bonus,
+        Enhancement::Mult,
+        Enhancement::Wild,
+        Enhancement::Glass,
+        Enhancement::Steel,
+        Enhancement::Stone,
+        Enhancement::Gold,
+        Enhancement::Lucky,
+    ];
+
     /// The owner id of its effect rows (`enhancement:<id>`); `None` has none.
     pub const fn owner(self) -> Option<&'static str> {
         match self {

@@ -976,10 +976,7 @@ impl CloverState {
                 for i in gone.into_iter().rev() {
                     self.hand.remove(i);
                 }
-                let for_hand = self.take_created();
-                if self.phase == Phase::Playing {
-                    self.hand.extend(for_hand);
-                }
+                // The cards it added join the hand at the end of `apply`.
                 events.push(CloverEvent::ShopChanged);
             }
             (Phase::Shop, CloverAction::Reroll) => {
@@ -1031,7 +1028,8 @@ impl CloverState {
                 ))
             }
         }
-        // Cards rows added at any other moment (a round's end, the shop) join the run's deck.
+        // Cards rows added at any other moment (a consumable's use, a round's end, the shop)
+        // join the run's deck, and the hand while a blind is played.
         let for_hand = self.take_created();
         if self.phase == Phase::Playing {
             self.hand.extend(for_hand);

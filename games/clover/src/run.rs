@@ -1107,16 +1107,7 @@ fn random_card(run: &mut RunState, stream: &str, extras: bool) -> Result<Card, R
         return Ok(card);
     }
     if draw(100)? < 40 {
-        card.enhancement = [
-            Enhancement::Bonus,
-            Enhancement::Mult,
-            Enhancement::Wild,
-            Enhancement::Glass,
-            Enhancement::Steel,
-            Enhancement::Stone,
-            Enhancement::Gold,
-            Enhancement::Lucky,
-        ][draw(8)? as usize];
+        card.enhancement = Enhancement::GIVEN[draw(8)? as usize];
     }
     card.edition = match draw(1000)? {
         988.. => Edition::Polychrome,

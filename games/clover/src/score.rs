@@ -75,17 +75,7 @@ impl ScoreError {
 pub(crate) fn key_cache(content: &Content, run: &RunState) -> KeyCache {
     let t = &content.effects;
     let k = |s: Option<&str>| s.and_then(|s| t.owner_key(s));
-    let enh = [
-        Enhancement::None,
-        Enhancement::Bonus,
-        Enhancement::Mult,
-        Enhancement::Wild,
-        Enhancement::Glass,
-        Enhancement::Steel,
-        Enhancement::Stone,
-        Enhancement::Gold,
-        Enhancement::Lucky,
-    ];
+    let enh = Enhancement::ALL;
     let ed = [
         Edition::None,
         Edition::Foil,

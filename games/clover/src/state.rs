@@ -2131,16 +2131,8 @@ impl RunState {
                 }
             };
             if spec.any_enhancement {
-                card.enhancement = [
-                    Enhancement::Bonus,
-                    Enhancement::Mult,
-                    Enhancement::Wild,
-                    Enhancement::Glass,
-                    Enhancement::Steel,
-                    Enhancement::Stone,
-                    Enhancement::Gold,
-                    Enhancement::Lucky,
-                ][self.streams.below("creation", 8).map_err(stream)? as usize];
+                card.enhancement =
+                    Enhancement::GIVEN[self.streams.below("creation", 8).map_err(stream)? as usize];
             }
             if let Some(enhancement) = spec.enhancement {
                 card.enhancement = enhancement;
