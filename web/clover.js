@@ -35,6 +35,7 @@ export function handName(id) {
 }
 const rankText = (r) => RANKS[r] || String(r);
 export function cardText(c) {
+  if (c == null) return "Face-down card";
   const suit = SUITS[c.suit] ? SUITS[c.suit][0] : c.suit;
   const marks = [c.enhancement, c.edition, c.seal && c.seal !== "none" ? `${c.seal} seal` : null].filter((m) => m && m !== "none");
   return `${c.enhancement === "stone" ? "Stone card" : `${rankText(c.rank)}${suit}`}${marks.length ? ` (${marks.join(", ")})` : ""}${c.permaBonus ? ` +${c.permaBonus} chips` : ""}`;
@@ -297,6 +298,13 @@ export function mount(root, ctx) {
   // ---- the hand ----
 
   function playingCard(c, i, { pressed = null, onclick = null, cls = "", pos = null } = {}) {
+    if (c == null) {
+      // a boss drew it face down: the view says nothing of it, so neither does the card
+      const attrs = { class: `pcard facedown${cls}`, "data-index": i, "aria-label": cardText(c), ...(pos != null ? { "data-pos": pos + 1 } : {}) };
+      const body = [h("span", { class: "back", "aria-hidden": "true" }, "✤")];
+      if (!onclick) return h("span", { ...attrs, role: "img" }, body);
+      return h("button", { ...attrs, type: "button", "aria-pressed": pressed ? "true" : "false", onclick }, body);
+    }
     const [glyph, colour] = SUITS[c.suit] || [c.suit, "dark"];
     const attrs = {
       class: `pcard ${colour} enh-${c.enhancement} ed-${c.edition} seal-${c.seal}${cls}`,
@@ -315,14 +323,17 @@ export function mount(root, ctx) {
     return h("button", { ...attrs, type: "button", "aria-pressed": pressed ? "true" : "false", onclick }, body);
   }
 
-  /** The hand's indices in the order shown: by rank (high first) or by suit, then rank. */
+  /** The hand's indices in the order shown: by rank (high first) or by suit, then rank;
+   * face-down cards last, in the order drawn. */
   function shownOrder(hand) {
     const idx = hand.map((_, i) => i);
     const suitOrder = ["spades", "hearts", "clubs", "diamonds"];
+    const down = (c) => (c == null ? 1 : 0);
     const rank = (c) => (c.enhancement === "stone" ? -1 : Number(c.rank) || 0);
     const suit = (c) => { const k = suitOrder.indexOf(c.suit); return k < 0 ? 9 : k; };
     return idx.sort((a, b) => {
       const x = hand[a], y = hand[b];
+      if (down(x) || down(y)) return down(x) - down(y) || a - b;
       const d = sortBy === "suit" ? suit(x) - suit(y) || rank(y) - rank(x) : rank(y) - rank(x) || suit(x) - suit(y);
       return d || a - b;
     });
@@ -369,7 +380,9 @@ export function mount(root, ctx) {
       const p = await client.preview(matchId, { type: kind, cards });
       if (snap.sequence !== at) return;
       const e = (p.events || []).find((x) => x.type === "handScored");
-      previewBox.textContent = e && e.score == null ? `${handName(e.hand)}: its score depends on chance, so it is shown once played.`
+      previewBox.textContent = e && e.faceDown === "played" ? "A face-down card is in this hand: what it makes shows once played."
+        : e && e.faceDown === "held" && e.score == null ? `${handName(e.hand)}: its score depends on face-down cards, so it is shown once played.`
+        : e && e.score == null ? `${handName(e.hand)}: its score depends on chance, so it is shown once played.`
         : e ? `${handName(e.hand)}: would score ${scoreOf(e).score} (blind total ${e.total} of ${snap.view.target}).`
         : kind === "discard" ? `Discard ${cards.length} card${cards.length === 1 ? "" : "s"} and draw as many.` : "No score.";
     } catch (err) {
@@ -714,7 +727,8 @@ export function mount(root, ctx) {
       if (e && r.action && Array.isArray(r.action.cards)) {
         counting += 1; // the cash-out (if the blind falls) waits for the score to count up
         const idx = [...r.action.cards].sort((a, b) => a - b);
-        const played = idx.map((i) => before.hand[i]);
+        // cards played face down turn over as they score: the event names them
+        const played = Array.isArray(e.revealed) && e.revealed.length ? e.revealed : idx.map((i) => before.hand[i]);
         const held = before.hand.filter((_, i) => !idx.includes(i));
         // the resolution is the command's step-by-step record; the receipt's event is its fallback
         client.resolution(matchId, r.commandId)

@@ -457,7 +457,12 @@ fn render(view: &CloverView, catalog: &Content) -> String {
     ));
     match view.phase {
         Phase::Playing => {
-            s.push_str(&format!("  hand: {}\n", numbered(&view.hand, card_text)));
+            s.push_str(&format!(
+                "  hand: {}\n",
+                numbered(&view.hand, |card| card
+                    .as_ref()
+                    .map_or_else(|| "(face down)".to_owned(), card_text))
+            ));
         }
         Phase::Shop | Phase::Pack => {
             s.push_str(&format!(

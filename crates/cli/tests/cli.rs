@@ -621,7 +621,7 @@ fn content_report_lists_each_game_s_own_vocabulary() {
             "catalog entries of kind planet: 12",
             "catalog entries of kind deck: 15",
             "catalog entries of kind stake: 8",
-            "catalog entries of kind boss: 24",
+            "catalog entries of kind boss: 28",
             "catalog entries of kind voucher: 32",
         ],
     );

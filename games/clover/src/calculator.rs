@@ -190,6 +190,7 @@ fn card(input: &CardInput, field: &str, at: usize) -> Result<Card, CalcError> {
         seal: input.seal,
         perma_bonus: input.perma_bonus,
         debuffed: input.debuffed,
+        face_down: false,
     })
 }
 

@@ -246,6 +246,12 @@ pub struct Card {
     /// left out of the canonical form while false, so states and receipts are unchanged.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub debuffed: bool,
+    /// Drawn face down (a boss's rule): hidden from its own player while it is in the hand,
+    /// where the view shows `null` in its place. Only a hand card carries it: a card turns
+    /// face up as it leaves the hand (played, discarded, the blind over), so the run's deck
+    /// never holds one. Left out of the canonical form while false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub face_down: bool,
 }
 
 impl Card {
@@ -259,7 +265,15 @@ impl Card {
             seal: Seal::None,
             perma_bonus: 0,
             debuffed: false,
+            face_down: false,
         }
+    }
+
+    /// The card turned face up: what it is once it leaves the hand, and the form every
+    /// comparison with the run's deck uses.
+    pub const fn face_up(mut self) -> Card {
+        self.face_down = false;
+        self
     }
 
     /// With an enhancement.

@@ -6,12 +6,12 @@
 use std::sync::Arc;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use turnstile_core::determinism::Fixed;
+use turnstile_core::determinism::{Chance, Fixed};
 use turnstile_core::{
     ActionKind, BundleSource, CommandContext, ContentProblem, Game, MatchSetup, MatchStatus,
     Outcome, ParamRange, ParamSpec, ParamValue, Rejection, Seat, SetupError, Viewer,
 };
-use turnstile_effects::Step;
+use turnstile_effects::{EffectHost as _, Step};
 
 use crate::cards::Card;
 use crate::content::{Content, CATALOG_FILE, EFFECT_FILES};
@@ -321,6 +321,16 @@ pub enum CloverEvent {
         /// Whether scoring rolled a chance (a lucky card, a chance joker, a glass break): a
         /// preview then shows the hand but not its score.
         chance: bool,
+        /// Whether cards of the hand lay face down as it was played: a preview then shows
+        /// neither the hand (a face-down card was played) nor its score (one was held or
+        /// played). Left out of the canonical form while none did.
+        #[serde(default, skip_serializing_if = "FaceDown::is_none")]
+        face_down: FaceDown,
+        /// The cards played, in hand order (the order they score in), when one of them lay face down: they turn
+        /// face up as they score, so the player learns what they played (empty otherwise, and
+        /// in a preview).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        revealed: Vec<Card>,
     },
     /// Cards were discarded.
     Discarded {
@@ -364,6 +374,40 @@ pub enum CloverEvent {
     PackClosed,
 }
 
+/// Which cards of a hand lay face down as it was played.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum FaceDown {
+    /// None did.
+    #[default]
+    None,
+    /// Only held cards did (the hand's type is known, its score is not).
+    Held,
+    /// A played card did (neither is known).
+    Played,
+}
+
+impl FaceDown {
+    /// `FaceDown::None`.
+    pub fn is_none(&self) -> bool {
+        *self == FaceDown::None
+    }
+
+    /// Of a hand whose played cards are `played` (hand indices).
+    fn of(hand: &[Card], played: &[usize]) -> FaceDown {
+        if played
+            .iter()
+            .any(|&i| hand.get(i).is_some_and(|c| c.face_down))
+        {
+            FaceDown::Played
+        } else if hand.iter().any(|c| c.face_down) {
+            FaceDown::Held
+        } else {
+            FaceDown::None
+        }
+    }
+}
+
 /// The player's view: no deck order, no generator states.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -384,8 +428,9 @@ pub struct CloverView {
     pub hands_left: i64,
     /// Discards left.
     pub discards_left: i64,
-    /// The hand.
-    pub hand: Vec<Card>,
+    /// The hand, in the order drawn; `null` for a card lying face down (a boss drew it so):
+    /// nothing of it is shown, not even its enhancement, until it leaves the hand.
+    pub hand: Vec<Option<Card>>,
     /// Cards left in the deck (their order is hidden).
     pub deck_count: u32,
     /// Jokers.
@@ -490,6 +535,11 @@ fn blind_previews(content: &Content, state: &CloverState) -> Vec<BlindPreview> {
         .collect()
 }
 
+/// Whether a card of the hand lies face down (a preview then hides what it decides).
+fn holds_face_down(state: &CloverState) -> bool {
+    state.hand.iter().any(|c| c.face_down)
+}
+
 fn reject(e: RunError) -> Rejection {
     Rejection::new(e.code(), e.to_string())
 }
@@ -498,25 +548,74 @@ fn effect(e: impl std::fmt::Display) -> Rejection {
     Rejection::new("effect", e.to_string())
 }
 
+/// When a card is drawn: a boss may turn the cards of one moment face down.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum DrawMoment {
+    /// The blind's first hand.
+    First,
+    /// After a hand was played.
+    AfterPlay,
+    /// After a discard, or a hand grown mid-blind.
+    Other,
+}
+
 impl CloverState {
-    fn draw(&mut self) {
+    /// Fills the hand to the hand size.
+    fn draw(&mut self, moment: DrawMoment) -> Result<(), Rejection> {
         let size = usize::try_from(self.run.rule(crate::state::Rule::HandSize).max(1)).unwrap_or(8);
         while self.hand.len() < size {
             let Some(card) = self.deck.pop() else { break };
-            self.hand.push(card);
+            self.deal(card, moment)?;
         }
+        Ok(())
     }
 
     /// The draw after a play or a discard: the hand filled, or with `draw_count` (a boss)
     /// exactly that many cards, whatever the hand size.
-    fn draw_after(&mut self) {
+    fn draw_after(&mut self, moment: DrawMoment) -> Result<(), Rejection> {
         let count = self.run.rule(crate::state::Rule::DrawCount);
         if count <= 0 {
-            return self.draw();
+            return self.draw(moment);
         }
         for _ in 0..count {
             let Some(card) = self.deck.pop() else { break };
-            self.hand.push(card);
+            self.deal(card, moment)?;
+        }
+        Ok(())
+    }
+
+    /// One card drawn into the hand, face down when a boss's rule says so: every card of the
+    /// first hand (`face_down_first`), every card drawn after a play (`face_down_after_play`),
+    /// every face card (`face_down_faces`), or a chance of 1 in `face_down_odds` for each card
+    /// (times `chance_factor`, rolled on `boss_proc` for every card drawn while the rule holds,
+    /// so the stream moves by the number of cards drawn, whatever they are).
+    fn deal(&mut self, mut card: Card, moment: DrawMoment) -> Result<(), Rejection> {
+        use crate::state::Rule;
+        let r = &self.run;
+        let mut down = (moment == DrawMoment::First && r.rule(Rule::FaceDownFirst) != 0)
+            || (moment == DrawMoment::AfterPlay && r.rule(Rule::FaceDownAfterPlay) != 0)
+            || (r.rule(Rule::FaceDownFaces) != 0 && card.is_face(r.rule(Rule::AllFaces) != 0));
+        let odds = r.rule(Rule::FaceDownOdds);
+        if odds > 0 {
+            let den = u32::try_from(odds).map_err(|_| {
+                Rejection::new(
+                    "effect",
+                    format!("face_down_odds {odds} is above 4294967295: no chance can hold it"),
+                )
+            })?;
+            let chance = Chance::new(1, den).map_err(effect)?;
+            let chance = self.run.chance(chance, "boss_proc");
+            down |= self.run.streams.roll("boss_proc", chance).map_err(effect)?;
+        }
+        card.face_down = down;
+        self.hand.push(card);
+        Ok(())
+    }
+
+    /// Every card of the hand turned face up (the boss stopped acting mid-blind).
+    fn turn_hand_face_up(&mut self) {
+        for card in &mut self.hand {
+            card.face_down = false;
         }
     }
 
@@ -542,7 +641,10 @@ impl CloverState {
         reward: run::Reward,
         events: &mut Vec<CloverEvent>,
     ) -> Result<(), Rejection> {
-        let hand = std::mem::take(&mut self.hand);
+        let hand: Vec<Card> = std::mem::take(&mut self.hand)
+            .into_iter()
+            .map(Card::face_up)
+            .collect();
         self.run.scoring.deck = crate::state::DeckCounts::of(&self.cards, self.deck.len());
         let boss = self.blind == Blind::Boss;
         let ante = self.run.ante;
@@ -621,7 +723,7 @@ impl CloverState {
         }
         self.deck = run::shuffled(&mut self.run, pile);
         self.hand.clear();
-        self.draw();
+        self.draw(DrawMoment::First)?;
         self.hand.extend(for_hand);
         self.phase = Phase::Playing;
         Ok(vec![CloverEvent::BlindStarted {
@@ -690,11 +792,21 @@ impl CloverState {
             }
             (Phase::Playing, CloverAction::Play { cards }) => {
                 let idx = self.picked(cards)?;
-                let played: Vec<Card> = idx.iter().map(|&i| self.hand[i]).collect();
-                let held: Vec<Card> = (0..self.hand.len())
+                let face_down = FaceDown::of(&self.hand, &idx);
+                // In hand order, as they score.
+                let revealed: Vec<Card> = if face_down == FaceDown::Played {
+                    idx.iter().map(|&i| self.hand[i].face_up()).collect()
+                } else {
+                    Vec::new()
+                };
+                // Played cards turn face up; held ones stay as they lie, but score as what
+                // they are.
+                let played: Vec<Card> = idx.iter().map(|&i| self.hand[i].face_up()).collect();
+                let staying: Vec<Card> = (0..self.hand.len())
                     .filter(|i| !idx.contains(i))
                     .map(|i| self.hand[i])
                     .collect();
+                let held: Vec<Card> = staying.iter().map(|c| c.face_up()).collect();
                 self.run.hands_left -= 1;
                 self.run.scoring.deck = crate::state::DeckCounts::of(&self.cards, self.deck.len());
                 let streams_before = self.run.streams.clone();
@@ -718,7 +830,7 @@ impl CloverState {
                 self.run
                     .ante_played
                     .extend(self.run.scoring.played.iter().copied());
-                self.hand = held;
+                self.hand = staying;
                 let for_hand = self.take_created();
                 self.hand.extend(for_hand);
                 events.push(CloverEvent::HandScored {
@@ -729,6 +841,8 @@ impl CloverState {
                     mult: Some(receipt.mult),
                     steps: receipt.steps,
                     chance,
+                    face_down,
+                    revealed,
                 });
                 if self.scored >= self.target {
                     self.close_blind(content, run::Reward::Blind, &mut events)?;
@@ -747,7 +861,7 @@ impl CloverState {
                 } else {
                     self.hook()?;
                     run::disable_a_joker(&mut self.run, content).map_err(reject)?;
-                    self.draw_after();
+                    self.draw_after(DrawMoment::AfterPlay)?;
                 }
             }
             (Phase::Playing, CloverAction::Discard { cards }) => {
@@ -756,7 +870,7 @@ impl CloverState {
                 }
                 let idx = self.picked(cards)?;
                 self.run.discards_left -= 1;
-                let discarded: Vec<Card> = idx.iter().map(|&i| self.hand[i]).collect();
+                let discarded: Vec<Card> = idx.iter().map(|&i| self.hand[i].face_up()).collect();
                 self.hand = (0..self.hand.len())
                     .filter(|i| !idx.contains(i))
                     .map(|i| self.hand[i])
@@ -771,7 +885,7 @@ impl CloverState {
                         self.cards.remove(at);
                     }
                 }
-                self.draw_after();
+                self.draw_after(DrawMoment::Other)?;
                 events.push(CloverEvent::Discarded {
                     count: u32::try_from(idx.len()).unwrap_or(0),
                 });
@@ -908,7 +1022,9 @@ impl CloverState {
                         self.run.rule(crate::state::Rule::BossBlindMult),
                         self.run.rule(crate::state::Rule::BlindMultiplier),
                     );
-                    self.draw();
+                    // A boss that stops acting stops hiding cards too.
+                    self.turn_hand_face_up();
+                    self.draw(DrawMoment::Other)?;
                 }
                 events.push(CloverEvent::ShopChanged);
             }
@@ -943,8 +1059,12 @@ impl CloverState {
                     .copied()
                     .chain((0..self.hand.len()).filter(|i| !idx.contains(i)))
                     .collect();
-                let chosen: Vec<Card> = idx.iter().map(|&i| self.hand[i]).collect();
-                let rest: Vec<Card> = order[idx.len()..].iter().map(|&i| self.hand[i]).collect();
+                // A consumable acts on what the cards are; a face-down card stays face down.
+                let chosen: Vec<Card> = idx.iter().map(|&i| self.hand[i].face_up()).collect();
+                let rest: Vec<Card> = order[idx.len()..]
+                    .iter()
+                    .map(|&i| self.hand[i].face_up())
+                    .collect();
                 let used = run::use_consumable_in_hand(
                     &mut self.run,
                     content,
@@ -953,7 +1073,7 @@ impl CloverState {
                     &rest,
                 )
                 .map_err(reject)?;
-                let before: Vec<Card> = order.iter().map(|&i| self.hand[i]).collect();
+                let before: Vec<Card> = order.iter().map(|&i| self.hand[i].face_up()).collect();
                 // The changed cards replace the old ones in the hand and in the run's deck;
                 // destroyed ones leave both.
                 let mut gone = Vec::new();
@@ -966,7 +1086,10 @@ impl CloverState {
                             self.cards.remove(at);
                         }
                     } else {
-                        self.hand[i] = new;
+                        self.hand[i] = Card {
+                            face_down: self.hand[i].face_down,
+                            ..new
+                        };
                         if let Some(at) = at {
                             self.cards[at] = new;
                         }
@@ -1342,7 +1465,11 @@ impl Game for Clover {
             money: r.money,
             hands_left: r.hands_left,
             discards_left: r.discards_left,
-            hand: state.hand.clone(),
+            hand: state
+                .hand
+                .iter()
+                .map(|c| (!c.face_down).then_some(*c))
+                .collect(),
             deck_count: u32::try_from(state.deck.len()).unwrap_or(0),
             jokers: r.jokers.clone(),
             consumables: r.consumables.clone(),
@@ -1382,14 +1509,15 @@ impl Game for Clover {
     /// counted out of the hand (the deck order stays unknown), and when the action would draw
     /// from any named stream — a chance roll, a new shop, a pack's contents, a boss, a tag, a
     /// shuffle — the preview shows the run as it stands now, since every value after such a
-    /// draw may depend on its outcome.
+    /// draw may depend on its outcome. So it does while a face-down card is in the hand: what
+    /// a play, a discard or a consumable leaves (money, the score, the hand) may depend on it.
     fn preview_view(
         content: &CloverContent,
         before: &CloverState,
         after: &CloverState,
         viewer: Viewer,
     ) -> CloverView {
-        if before.run.streams != after.run.streams {
+        if before.run.streams != after.run.streams || holds_face_down(before) {
             return Self::view(content, before, viewer);
         }
         let mut view = Self::view(content, after, viewer);
@@ -1401,7 +1529,8 @@ impl Game for Clover {
     /// The events of a preview: a scored hand keeps its hand type, and its score and steps
     /// unless scoring rolled a chance; when the action drew from any named stream, the events
     /// after the score (a beaten blind, the shop, a pack's contents, a tag) are left out, as the
-    /// view is.
+    /// view is. A face-down card hides what it decides: the hand, when one was played; the
+    /// score, steps and all that follows (a beaten or lost blind), when one was in the hand.
     fn preview_events(
         _content: &CloverContent,
         before: &CloverState,
@@ -1409,20 +1538,29 @@ impl Game for Clover {
         events: &[CloverEvent],
         _viewer: Viewer,
     ) -> Vec<CloverEvent> {
-        let drew = before.run.streams != after.run.streams;
+        let drew = before.run.streams != after.run.streams || holds_face_down(before);
         events
             .iter()
             .filter_map(|event| match event {
                 CloverEvent::HandScored {
-                    hand, chance: true, ..
-                } => Some(CloverEvent::HandScored {
-                    hand: *hand,
+                    hand,
+                    chance,
+                    face_down,
+                    ..
+                } if *chance || !face_down.is_none() => Some(CloverEvent::HandScored {
+                    hand: if *face_down == FaceDown::Played {
+                        None
+                    } else {
+                        *hand
+                    },
                     score: None,
                     total: None,
                     chips: None,
                     mult: None,
                     steps: Vec::new(),
-                    chance: true,
+                    chance: *chance,
+                    face_down: *face_down,
+                    revealed: Vec::new(),
                 }),
                 CloverEvent::HandScored { .. } | CloverEvent::Discarded { .. } => {
                     Some(event.clone())
@@ -1476,13 +1614,28 @@ pub fn bot_action(content: &Content, state: &CloverState) -> Option<CloverAction
     match state.phase {
         Phase::SelectBlind => Some(CloverAction::SelectBlind),
         Phase::Playing => {
-            let n = state.hand.len();
+            // The bot plays from what it may see: face-down cards are unknown to it, so it
+            // picks among the face-up ones, and plays up to five unknown cards only when it
+            // sees none.
+            let shown: Vec<usize> = (0..state.hand.len())
+                .filter(|&i| !state.hand[i].face_down)
+                .collect();
+            if shown.is_empty() {
+                let cards = (0..state.hand.len().min(5))
+                    .map(|i| u8::try_from(i).unwrap_or(0))
+                    .collect();
+                return Some(CloverAction::Play { cards });
+            }
+            let n = shown.len();
             let mut best: Option<((HandType, i64), Vec<u8>)> = None;
             for mask in 1u32..(1u32 << n) {
                 if mask.count_ones() > 5 {
                     continue;
                 }
-                let idx: Vec<usize> = (0..n).filter(|i| mask & (1 << i) != 0).collect();
+                let idx: Vec<usize> = (0..n)
+                    .filter(|i| mask & (1 << i) != 0)
+                    .map(|i| shown[i])
+                    .collect();
                 let cards: Vec<Card> = idx.iter().map(|&i| state.hand[i]).collect();
                 let d = crate::hands::detect(
                     &cards,

@@ -110,6 +110,10 @@ pub const RULES: &[(&str, i64)] = &[
     ("edition_rate", 1),
     ("card_weight", 0),
     ("card_extras", 0),
+    ("face_down_first", 0),
+    ("face_down_after_play", 0),
+    ("face_down_faces", 0),
+    ("face_down_odds", 0),
 ];
 
 /// A rule resource by name, checked by the compiler: `run.rule(Rule::JokerSlots)`, so a
@@ -248,11 +252,21 @@ pub enum Rule {
     /// `card_extras` (default 0): 1: playing cards for sale may be enhanced, have an edition
     /// and a seal, as a Standard pack's do.
     CardExtras,
+    /// `face_down_first` (default 0): 1: the blind's first hand is drawn face down.
+    FaceDownFirst,
+    /// `face_down_after_play` (default 0): 1: the cards drawn after a hand is played are drawn
+    /// face down.
+    FaceDownAfterPlay,
+    /// `face_down_faces` (default 0): 1: face cards are drawn face down.
+    FaceDownFaces,
+    /// `face_down_odds` (default 0): when above 0, each card drawn is face down with a chance of
+    /// 1 in this many (times `chance_factor`), rolled on `boss_proc`.
+    FaceDownOdds,
 }
 
 impl Rule {
     /// Every rule, in [`RULES`] order.
-    pub const ALL: [Rule; 61] = [
+    pub const ALL: [Rule; 65] = [
         Rule::HandSize,
         Rule::Hands,
         Rule::Discards,
@@ -314,6 +328,10 @@ impl Rule {
         Rule::EditionRate,
         Rule::CardWeight,
         Rule::CardExtras,
+        Rule::FaceDownFirst,
+        Rule::FaceDownAfterPlay,
+        Rule::FaceDownFaces,
+        Rule::FaceDownOdds,
     ];
 
     /// The rule's name, as rows write it.
@@ -380,6 +398,10 @@ impl Rule {
             Rule::EditionRate => "edition_rate",
             Rule::CardWeight => "card_weight",
             Rule::CardExtras => "card_extras",
+            Rule::FaceDownFirst => "face_down_first",
+            Rule::FaceDownAfterPlay => "face_down_after_play",
+            Rule::FaceDownFaces => "face_down_faces",
+            Rule::FaceDownOdds => "face_down_odds",
         }
     }
 }

@@ -5,7 +5,7 @@
 mod common;
 
 use common::new_game;
-use turnstile_clover::cards::Enhancement;
+use turnstile_clover::cards::{Card, Enhancement};
 use turnstile_clover::game::{CloverEvent, CloverView, Phase, ShopOffer};
 use turnstile_clover::{score_hand, Clover, CloverAction, CloverContent, CloverState};
 use turnstile_core::{
@@ -93,7 +93,8 @@ fn a_preview_never_shows_the_cards_it_would_draw() {
         &state,
         CloverAction::Discard { cards: vec![0, 1] },
     );
-    assert_eq!(view.hand, state.hand[2..].to_vec(), "the kept cards only");
+    let kept: Vec<Option<Card>> = state.hand[2..].iter().copied().map(Some).collect();
+    assert_eq!(view.hand, kept, "the kept cards only");
     assert!(events
         .iter()
         .any(|e| matches!(e, CloverEvent::Discarded { count: 2 })));
