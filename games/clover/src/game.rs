@@ -16,6 +16,7 @@ use turnstile_effects::{EffectHost as _, Step};
 use crate::cards::Card;
 use crate::content::{Content, CATALOG_FILE, EFFECT_FILES};
 use crate::hands::HandType;
+use crate::indices::{len_i64, len_u32, positions};
 use crate::run::{self, Blind, PackItem, RunError};
 use crate::score::score_hand;
 use crate::state::{Joker, RunState, Stickers};
@@ -562,7 +563,9 @@ enum DrawMoment {
 impl CloverState {
     /// Fills the hand to the hand size.
     fn draw(&mut self, moment: DrawMoment) -> Result<(), Rejection> {
-        let size = usize::try_from(self.run.rule(crate::state::Rule::HandSize).max(1)).unwrap_or(8);
+        // A hand size past what `usize` holds asks for every card the deck has.
+        let size = usize::try_from(self.run.rule(crate::state::Rule::HandSize).max(1))
+            .unwrap_or(usize::MAX);
         while self.hand.len() < size {
             let Some(card) = self.deck.pop() else { break };
             self.deal(card, moment)?;
@@ -679,9 +682,7 @@ impl CloverState {
     fn hook(&mut self) -> Result<(), Rejection> {
         let n = self.run.rule(crate::state::Rule::HookDiscards).max(0);
         for _ in 0..n {
-            let Ok(len) = u32::try_from(self.hand.len()) else {
-                break;
-            };
+            let len = len_u32(self.hand.len());
             if len == 0 {
                 break;
             }
@@ -769,7 +770,7 @@ impl CloverState {
                 }
                 self.run.skips = self.run.skips.saturating_add(1);
                 let tags: Vec<String> = content.of_kind("tag").map(|t| t.id.clone()).collect();
-                let n = u32::try_from(tags.len()).unwrap_or(1).max(1);
+                let n = len_u32(tags.len()).max(1);
                 let pick = self.run.streams.below("tag", n).map_err(effect)? as usize;
                 let tag = tags.get(pick).cloned().unwrap_or_default();
                 let boss = self.run.boss.clone();
@@ -887,7 +888,7 @@ impl CloverState {
                 }
                 self.draw_after(DrawMoment::Other)?;
                 events.push(CloverEvent::Discarded {
-                    count: u32::try_from(idx.len()).unwrap_or(0),
+                    count: len_u32(idx.len()),
                 });
             }
             (Phase::Shop, CloverAction::Buy { slot }) => {
@@ -914,7 +915,7 @@ impl CloverState {
                             money: self.run.money,
                         }));
                     }
-                    if i64::try_from(self.run.consumables.len()).unwrap_or(i64::MAX)
+                    if len_i64(self.run.consumables.len())
                         >= self.run.rule(crate::state::Rule::ConsumableSlots)
                     {
                         return Err(Rejection::new(
@@ -1298,7 +1299,7 @@ impl Game for Clover {
             Self::check(content, state, ctx, &action).is_ok()
         };
         let slots = |kind: &str, name: &str, n: usize, action: &dyn Fn(u8) -> CloverAction| {
-            let values: Vec<ParamValue> = (0..u8::try_from(n).unwrap_or(u8::MAX))
+            let values: Vec<ParamValue> = positions(n)
                 .filter(|&i| accepted(action(i)))
                 .map(ParamValue::from)
                 .collect();
@@ -1319,9 +1320,9 @@ impl Game for Clover {
                 params: vec![ParamSpec {
                     name: "cards".into(),
                     range: ParamRange::SubsetOf {
-                        items: (0..n).map(ParamValue::from).collect(),
+                        items: positions(n).map(ParamValue::from).collect(),
                         min: 1,
-                        max: u32::try_from(n.min(5)).unwrap_or(5),
+                        max: len_u32(n.min(5)),
                     },
                 }],
             })
@@ -1398,24 +1399,21 @@ impl Game for Clover {
                 }
             }
             Phase::Playing => {
-                let n = u8::try_from(state.hand.len()).unwrap_or(0);
-                for i in 0..n {
+                for i in positions(state.hand.len()) {
                     out.push(CloverAction::Play { cards: vec![i] });
                     out.push(CloverAction::Discard { cards: vec![i] });
                 }
             }
             Phase::Shop => {
-                for slot in 0..u8::try_from(state.shop.len()).unwrap_or(0) {
+                for slot in positions(state.shop.len()) {
                     out.push(CloverAction::Buy { slot });
                 }
-                for slot in 0..u8::try_from(state.packs.len()).unwrap_or(0) {
+                for slot in positions(state.packs.len()) {
                     out.push(CloverAction::OpenPack { slot });
                 }
-                for (slot, joker) in state.run.jokers.iter().enumerate() {
+                for (slot, joker) in positions(state.run.jokers.len()).zip(&state.run.jokers) {
                     if !joker.eternal {
-                        out.push(CloverAction::Sell {
-                            slot: u8::try_from(slot).unwrap_or(u8::MAX),
-                        });
+                        out.push(CloverAction::Sell { slot });
                     }
                 }
                 out.push(CloverAction::Reroll);
@@ -1423,7 +1421,7 @@ impl Game for Clover {
             }
             Phase::Pack => {
                 let n = state.pack.as_ref().map_or(0, |p| p.items.len());
-                for index in 0..u8::try_from(n).unwrap_or(0) {
+                for index in positions(n) {
                     out.push(CloverAction::PickPack { index });
                 }
                 out.push(CloverAction::SkipPack);
@@ -1470,7 +1468,7 @@ impl Game for Clover {
                 .iter()
                 .map(|c| (!c.face_down).then_some(*c))
                 .collect(),
-            deck_count: u32::try_from(state.deck.len()).unwrap_or(0),
+            deck_count: len_u32(state.deck.len()),
             jokers: r.jokers.clone(),
             consumables: r.consumables.clone(),
             shop: state.shop.clone(),
@@ -1486,7 +1484,7 @@ impl Game for Clover {
                 .map(|p| run::pack_price(r, content.content(), p))
                 .collect(),
             pack: state.pack.clone(),
-            deck_size: u32::try_from(state.cards.len()).unwrap_or(0),
+            deck_size: len_u32(state.cards.len()),
             levels: r.levels.clone(),
             boss: r.boss.clone(),
             blinds: blind_previews(content.content(), state),
@@ -1611,32 +1609,37 @@ impl Game for Clover {
 /// a slot is free, or another pack when $8 remain after it, and takes the first card it can;
 /// never rerolls.
 pub fn bot_action(content: &Content, state: &CloverState) -> Option<CloverAction> {
+    /// The most hand cards the bot weighs (2^12 subsets).
+    const BOT_CARDS: usize = 12;
     match state.phase {
         Phase::SelectBlind => Some(CloverAction::SelectBlind),
         Phase::Playing => {
             // The bot plays from what it may see: face-down cards are unknown to it, so it
             // picks among the face-up ones, and plays up to five unknown cards only when it
             // sees none.
-            let shown: Vec<usize> = (0..state.hand.len())
-                .filter(|&i| !state.hand[i].face_down)
+            let mut shown: Vec<u8> = positions(state.hand.len())
+                .filter(|&i| !state.hand[usize::from(i)].face_down)
                 .collect();
             if shown.is_empty() {
-                let cards = (0..state.hand.len().min(5))
-                    .map(|i| u8::try_from(i).unwrap_or(0))
-                    .collect();
+                let cards = positions(state.hand.len()).take(5).collect();
                 return Some(CloverAction::Play { cards });
             }
+            // Every subset of up to five is weighed, among the twelve cards with the most chips
+            // when the hand holds more (a grown hand would make the search explode).
+            shown.sort_by_key(|&i| std::cmp::Reverse(state.hand[usize::from(i)].chips()));
+            shown.truncate(BOT_CARDS);
+            shown.sort_unstable();
             let n = shown.len();
             let mut best: Option<((HandType, i64), Vec<u8>)> = None;
             for mask in 1u32..(1u32 << n) {
                 if mask.count_ones() > 5 {
                     continue;
                 }
-                let idx: Vec<usize> = (0..n)
+                let idx: Vec<u8> = (0..n)
                     .filter(|i| mask & (1 << i) != 0)
                     .map(|i| shown[i])
                     .collect();
-                let cards: Vec<Card> = idx.iter().map(|&i| state.hand[i]).collect();
+                let cards: Vec<Card> = idx.iter().map(|&i| state.hand[usize::from(i)]).collect();
                 let d = crate::hands::detect(
                     &cards,
                     &vec![false; cards.len()],
@@ -1645,31 +1648,26 @@ pub fn bot_action(content: &Content, state: &CloverState) -> Option<CloverAction
                 let chips: i64 = d.scoring.iter().map(|&i| cards[i].chips()).sum();
                 let key = (d.hand.unwrap_or(HandType::HighCard), chips);
                 if best.as_ref().is_none_or(|(k, _)| key > *k) {
-                    best = Some((
-                        key,
-                        idx.iter().map(|&i| u8::try_from(i).unwrap_or(0)).collect(),
-                    ));
+                    best = Some((key, idx));
                 }
             }
             best.map(|(_, cards)| CloverAction::Play { cards })
         }
         Phase::Shop => {
             let slots = state.run.rule(crate::state::Rule::JokerSlots);
-            let room = (state.run.jokers.len() as i64) < slots;
-            for (i, offer) in state.shop.iter().enumerate() {
+            let room = len_i64(state.run.jokers.len()) < slots;
+            for (slot, offer) in positions(state.shop.len()).zip(&state.shop) {
                 let Some(id) = offer.item.strip_prefix("joker:") else {
                     continue;
                 };
                 if room
                     && run::joker_price(&state.run, content, id, offer.stickers) <= state.run.money
                 {
-                    return Some(CloverAction::Buy {
-                        slot: u8::try_from(i).unwrap_or(0),
-                    });
+                    return Some(CloverAction::Buy { slot });
                 }
             }
             // Packs: a joker pack when a slot is free, any other when $8 stay after it.
-            for (i, pack) in state.packs.iter().enumerate() {
+            for (slot, pack) in positions(state.packs.len()).zip(&state.packs) {
                 let Some(entry) = content.catalog.get(pack) else {
                     continue;
                 };
@@ -1680,29 +1678,28 @@ pub fn bot_action(content: &Content, state: &CloverState) -> Option<CloverAction
                     cost + 8 <= state.run.money
                 };
                 if wanted {
-                    return Some(CloverAction::OpenPack {
-                        slot: u8::try_from(i).unwrap_or(0),
-                    });
+                    return Some(CloverAction::OpenPack { slot });
                 }
             }
             Some(CloverAction::LeaveShop)
         }
         Phase::Pack => {
             let room =
-                (state.run.jokers.len() as i64) < state.run.rule(crate::state::Rule::JokerSlots);
-            let shelf = (state.run.consumables.len() as i64)
+                len_i64(state.run.jokers.len()) < state.run.rule(crate::state::Rule::JokerSlots);
+            let shelf = len_i64(state.run.consumables.len())
                 < state.run.rule(crate::state::Rule::ConsumableSlots);
             let items = state.pack.as_ref().map_or(&[][..], |p| &p.items[..]);
-            let pick = items.iter().position(|item| match item {
-                PackItem::Owned { item, .. } if item.starts_with("joker:") => room,
-                // A card-changing consumable is kept for a blind, in a consumable slot.
-                PackItem::Owned { item, .. } => shelf || run::targets_of(content, item) == 0,
-                PackItem::Card { .. } => true,
+            let pick = positions(items.len()).zip(items).find_map(|(i, item)| {
+                let wanted = match item {
+                    PackItem::Owned { item, .. } if item.starts_with("joker:") => room,
+                    // A card-changing consumable is kept for a blind, in a consumable slot.
+                    PackItem::Owned { item, .. } => shelf || run::targets_of(content, item) == 0,
+                    PackItem::Card { .. } => true,
+                };
+                wanted.then_some(i)
             });
             Some(match pick {
-                Some(i) => CloverAction::PickPack {
-                    index: u8::try_from(i).unwrap_or(0),
-                },
+                Some(index) => CloverAction::PickPack { index },
                 None => CloverAction::SkipPack,
             })
         }

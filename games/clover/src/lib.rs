@@ -25,6 +25,7 @@ pub mod content;
 pub mod game;
 mod handlers;
 pub mod hands;
+mod indices;
 pub mod run;
 pub mod score;
 pub mod state;

@@ -16,6 +16,7 @@ use crate::vocabulary::{CloverScope, CloverTrigger, Event, Scope, Trigger};
 use crate::cards::{standard_deck, Card, Suit};
 use crate::content::Content;
 use crate::hands::HandType;
+use crate::indices::{len_i64, len_u32, rank_of_draw};
 use crate::score::key_cache;
 use crate::state::{rarity_of_roll, RunState, Stickers, Thing};
 
@@ -95,8 +96,10 @@ pub enum Blind {
     Boss,
 }
 
-/// Base chip targets for antes 1..=12 at blind scaling 1, 2, 3 (clover-facts.md, "Blinds").
-const BASE: [[i64; 12]; 3] = [
+/// Base chip targets for antes 1..=15 at blind scaling 1, 2, 3 (clover-facts.md, "Blinds":
+/// antes past 8 by the genre's formula, rounded down to two significant digits, computed once).
+/// Ante 16's would be past `i64::MAX` at every scaling.
+const BASE: [[i64; 15]; 3] = [
     [
         300,
         800,
@@ -110,6 +113,9 @@ const BASE: [[i64; 12]; 3] = [
         560_000,
         7_200_000,
         300_000_000,
+        47_000_000_000,
+        29_000_000_000_000,
+        77_000_000_000_000_000,
     ],
     [
         300,
@@ -124,6 +130,9 @@ const BASE: [[i64; 12]; 3] = [
         1_100_000,
         14_000_000,
         600_000_000,
+        94_000_000_000,
+        58_000_000_000_000,
+        150_000_000_000_000_000,
     ],
     [
         300,
@@ -138,12 +147,16 @@ const BASE: [[i64; 12]; 3] = [
         2_200_000,
         29_000_000,
         1_200_000_000,
+        180_000_000_000,
+        110_000_000_000_000,
+        300_000_000_000_000_000,
     ],
 ];
 
 /// The chips a blind requires: `base(ante) × blind mult × deck multiplier`, integers only,
 /// with a boss blind at ×2 (see [`boss_target`] for a boss with its own multiplier).
-/// Ante 0 or below is 100; past ante 12 the ante-12 value holds (saturating table).
+/// Ante 0 or below is 100; past ante 15, where the genre's targets leave `i64`, a target is
+/// `i64::MAX` (only a saturated score reaches it).
 pub fn blind_target(ante: i64, scaling: i64, blind: Blind, deck_multiplier: i64) -> i64 {
     let halves = match blind {
         Blind::Small => 2,
@@ -166,13 +179,16 @@ pub fn boss_target(ante: i64, scaling: i64, boss_mult: i64, deck_multiplier: i64
 
 /// `base(ante) × halves / 2 × deck multiplier`: blind multipliers are whole or halves (×1.5).
 fn target_in_halves(ante: i64, scaling: i64, halves: i64, deck_multiplier: i64) -> i64 {
+    if ante > 15 {
+        return i64::MAX;
+    }
     let base = if ante <= 0 {
         100
     } else {
         // Content that sets `blind_scaling` outside 1..=3 is refused at load
         // (`content::BLIND_SCALINGS`); the bound here only keeps the index in the table.
         let row = usize::try_from(scaling.clamp(1, 3) - 1).unwrap_or(0);
-        let col = usize::try_from(ante.min(12) - 1).unwrap_or(0);
+        let col = usize::try_from(ante - 1).unwrap_or(0);
         BASE[row][col]
     };
     (base.saturating_mul(halves) / 2).saturating_mul(deck_multiplier.max(1))
@@ -336,8 +352,7 @@ pub fn buy_joker_with(
         });
     }
     // A negative joker brings its own slot.
-    if i64::try_from(run.jokers.len()).unwrap_or(i64::MAX)
-        >= run.rule(crate::state::Rule::JokerSlots)
+    if len_i64(run.jokers.len()) >= run.rule(crate::state::Rule::JokerSlots)
         && stickers.edition != crate::cards::Edition::Negative
     {
         return Err(RunError::NoJokerSlot);
@@ -558,7 +573,7 @@ pub fn use_consumable_in_hand(
     if picks_from_hand(content, &owner) {
         let mut order: Vec<usize> = (0..run.scoring.held.len()).collect();
         for i in (1..order.len()).rev() {
-            let bound = u32::try_from(i + 1).unwrap_or(u32::MAX);
+            let bound = len_u32(i + 1);
             let j = run.streams.below("creation", bound).map_err(stream_error)? as usize;
             order.swap(i, j);
         }
@@ -648,7 +663,8 @@ pub fn end_round_with(
         .saturating_mul(run.rule(crate::state::Rule::Interest).max(0));
     run.unused_discards = run
         .unused_discards
-        .saturating_add(u32::try_from(run.discards_left.max(0)).unwrap_or(0));
+        // The count saturates (as every money sum does) rather than dropping a huge value.
+        .saturating_add(u32::try_from(run.discards_left.max(0)).unwrap_or(u32::MAX));
     let unused = run.hands_left.max(0) * run.rule(crate::state::Rule::HandReward).max(0)
         + run.discards_left.max(0) * run.rule(crate::state::Rule::DiscardReward).max(0);
     run.money = run.money.saturating_add(reward + unused + interest);
@@ -701,7 +717,7 @@ pub fn disable_a_joker(run: &mut RunState, content: &Content) -> Result<Option<u
     }
     let mut disabled = None;
     if run.rule(crate::state::Rule::DisableJoker) != 0 {
-        if let Some(n) = u32::try_from(run.jokers.len()).ok().filter(|n| *n > 0) {
+        if let Some(n) = Some(len_u32(run.jokers.len())).filter(|n| *n > 0) {
             let at = run.streams.below("boss_proc", n).map_err(stream_error)? as usize;
             if let Some(joker) = run.jokers.get_mut(at) {
                 joker.disabled = true;
@@ -868,7 +884,7 @@ fn roll_voucher_besides(
         .map(|e| format!("voucher:{}", e.id))
         .filter(|v| !run.vouchers.contains(v) && !drawn.contains(v))
         .collect();
-    let n = u32::try_from(pool.len()).unwrap_or(0);
+    let n = len_u32(pool.len());
     if n == 0 {
         return Ok(None);
     }
@@ -938,7 +954,7 @@ pub fn roll_shop(run: &mut RunState, content: &Content) -> Result<Vec<String>, R
         if pool.is_empty() {
             continue;
         }
-        let n = u32::try_from(pool.len()).unwrap_or(u32::MAX);
+        let n = len_u32(pool.len());
         let pick = run.streams.below("shop_pick", n).map_err(stream)? as usize;
         offers.push(pool[pick].clone());
     }
@@ -1016,6 +1032,7 @@ fn stream_error(e: turnstile_core::determinism::StreamError) -> RunError {
 }
 
 fn perishable_rounds(run: &RunState) -> u32 {
+    // Past `u32` rounds a perishable joker never perishes, as at `u32::MAX`.
     u32::try_from(run.rule(crate::state::Rule::PerishableRounds).max(0)).unwrap_or(u32::MAX)
 }
 
@@ -1081,7 +1098,7 @@ pub fn roll_packs(run: &mut RunState, content: &Content) -> Result<Vec<String>, 
             offers.push(format!("pack:{}", first.id));
         }
     }
-    while (offers.len() as i64) < slots && total > 0 {
+    while len_i64(offers.len()) < slots && total > 0 {
         let mut roll = run.streams.below("pack", total).map_err(stream_error)?;
         for p in &packs {
             if roll < p.weight {
@@ -1100,7 +1117,7 @@ pub fn roll_packs(run: &mut RunState, content: &Content) -> Result<Vec<String>, 
 fn random_card(run: &mut RunState, stream: &str, extras: bool) -> Result<Card, RunError> {
     use crate::cards::{Edition, Enhancement, Seal};
     let mut draw = |n: u32| run.streams.below(stream, n).map_err(stream_error);
-    let rank = u8::try_from(draw(13)? + 2).unwrap_or(2);
+    let rank = rank_of_draw(draw(13)?);
     let suit = Suit::ALL[draw(4)? as usize];
     let mut card = Card::new(rank, suit);
     if !extras {
@@ -1234,7 +1251,7 @@ pub fn pack_contents(
                     .map(|e| format!("{}:{}", e.kind, e.id))
                     .filter(|o| !shown(o))
                     .collect();
-                let n = u32::try_from(pool.len()).unwrap_or(u32::MAX);
+                let n = len_u32(pool.len());
                 if n == 0 {
                     continue;
                 }
@@ -1281,9 +1298,7 @@ pub fn take_from_pack(
 ) -> Result<(), RunError> {
     let (kind, id) = item.split_once(':').unwrap_or(("", item));
     if kind == "joker" {
-        if i64::try_from(run.jokers.len()).unwrap_or(i64::MAX)
-            >= run.rule(crate::state::Rule::JokerSlots)
-        {
+        if len_i64(run.jokers.len()) >= run.rule(crate::state::Rule::JokerSlots) {
             return Err(RunError::NoJokerSlot);
         }
         let mut joker = content
@@ -1301,9 +1316,7 @@ pub fn take_from_pack(
         if targets_of(content, item) > 0 {
             // A card that changes hand cards cannot act in a pack (no hand is dealt there):
             // it is kept, in a consumable slot, to be used during a blind.
-            if i64::try_from(run.consumables.len()).unwrap_or(i64::MAX)
-                >= run.rule(crate::state::Rule::ConsumableSlots)
-            {
+            if len_i64(run.consumables.len()) >= run.rule(crate::state::Rule::ConsumableSlots) {
                 return Err(RunError::NoConsumableSlot);
             }
             run.consumables.push(item.to_owned());
@@ -1338,7 +1351,7 @@ fn draw_boss(run: &mut RunState, content: &Content, except: Option<&str>) -> Opt
     if pool.len() > 1 {
         pool.retain(|b| Some(b.as_str()) != except);
     }
-    let n = u32::try_from(pool.len()).ok().filter(|n| *n > 0)?;
+    let n = Some(len_u32(pool.len())).filter(|n| *n > 0)?;
     let pick = run.streams.below("boss", n).ok()? as usize;
     run.boss = pool.get(pick).cloned();
     run.boss.clone()
@@ -1461,12 +1474,9 @@ pub fn starting_deck(run: &mut RunState) -> Result<Vec<Card>, RunError> {
             ];
             let mut cards = Vec::with_capacity(52);
             for _ in 0..52 {
-                let rank = 2 + run.streams.below("deck_gen", 13).map_err(stream_error)?;
+                let rank = rank_of_draw(run.streams.below("deck_gen", 13).map_err(stream_error)?);
                 let suit = run.streams.below("deck_gen", 4).map_err(stream_error)? as usize;
-                cards.push(Card::new(
-                    u8::try_from(rank).unwrap_or(14),
-                    suits[suit.min(3)],
-                ));
+                cards.push(Card::new(rank, suits[suit.min(3)]));
             }
             cards
         }

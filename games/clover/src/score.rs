@@ -210,9 +210,9 @@ pub fn score_hand(
     record: bool,
 ) -> Result<ScoreReceipt, ScoreError> {
     if played.len() > 5 {
-        return Err(ScoreError::TooManyCards(
-            u32::try_from(played.len()).unwrap_or(u32::MAX),
-        ));
+        return Err(ScoreError::TooManyCards(crate::indices::len_u32(
+            played.len(),
+        )));
     }
     let keys = cached_keys(content, run);
     let rules_now = Debuffs::of(run);
@@ -274,7 +274,9 @@ pub fn score_hand(
     let other = run.round_hands != 0 && run.round_hands & bit == 0;
     run.scoring.repeat_hand = repeat;
     run.round_hands |= bit;
-    let not_allowed = usize::try_from(run.rule(crate::state::Rule::MinCards)).unwrap_or(0)
+    // A minimum below zero asks for nothing; one past `usize` for more than can be played.
+    let not_allowed = usize::try_from(run.rule(crate::state::Rule::MinCards).max(0))
+        .unwrap_or(usize::MAX)
         > played.len()
         || (repeat && run.rule(crate::state::Rule::UniqueHands) != 0)
         || (other && run.rule(crate::state::Rule::OneHandType) != 0);

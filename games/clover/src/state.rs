@@ -17,6 +17,7 @@ use turnstile_formula::{Type, Value, VariableSchema};
 
 use crate::cards::{Card, Suit};
 use crate::hands::{Detected, HandType};
+use crate::indices::{len_i64, len_u32};
 use crate::vocabulary::{
     CloverScope, CloverTrigger, CloverVocabulary, CompiledCloverOperation, Event, Owners,
     RowContext, ScaleMode, Trigger,
@@ -849,7 +850,7 @@ impl DeckCounts {
             stone: count(&|c| c.is_stone()),
             nines: count(&|c| !c.is_stone() && c.rank == 9),
             enhanced: count(&|c| c.enhancement != crate::cards::Enhancement::None),
-            size: cards.len() as i64,
+            size: len_i64(cards.len()),
         }
     }
 }
@@ -1461,11 +1462,11 @@ impl EffectHost for RunState {
             13 => Value::Bool(d.has_four),
             14 => Value::Bool(d.has_straight),
             15 => Value::Bool(d.has_flush),
-            16 => Value::Int(s.played.len() as i64),
+            16 => Value::Int(len_i64(s.played.len())),
             17 => Value::Int(self.discards_left),
             18 => Value::Int(self.hands_left),
             19 => Value::Int(self.money),
-            20 => Value::Int(self.jokers.len() as i64),
+            20 => Value::Int(len_i64(self.jokers.len())),
             21 => Value::Int(
                 self.lowest_held()
                     .and_then(|i| s.held.get(i))
@@ -1531,7 +1532,7 @@ impl EffectHost for RunState {
             )),
             29 => Value::Int(card().map_or(0, |(c, _, _)| c.enhancement as i64)),
             30 => Value::Int(card().map_or(0, |(c, _, _)| c.seal as i64)),
-            31 => Value::Int(d.scoring.len() as i64),
+            31 => Value::Int(len_i64(d.scoring.len())),
             32 => Value::Int(
                 (d.scoring.iter())
                     .filter(|&&i| !s.debuffed.get(i).copied().unwrap_or(false))
@@ -1539,7 +1540,7 @@ impl EffectHost for RunState {
                     .filter(|c| c.is_face(all_faces))
                     .count() as i64,
             ),
-            33 => Value::Int(s.held.len() as i64),
+            33 => Value::Int(len_i64(s.held.len())),
             34 => Value::Int(i64::from(self.ante)),
             35 => Value::Int(self.rule(Rule::JokerSlots)),
             36 => Value::Int(i64::from(
@@ -1564,7 +1565,7 @@ impl EffectHost for RunState {
                     .as_deref()
                     .is_some_and(|a| a.starts_with("tarot:")),
             ),
-            42 => Value::Int(self.consumables.len() as i64),
+            42 => Value::Int(len_i64(self.consumables.len())),
             43 => Value::Int(self.rule(Rule::ChanceFactor)),
             44 => Value::Int(s.chips),
             45 => Value::Int(s.mult.floor_int()),
@@ -1641,7 +1642,7 @@ impl EffectHost for RunState {
             } else {
                 (self.deck_start - s.deck.size).max(0)
             }),
-            69 => Value::Int(self.planets_used.len() as i64),
+            69 => Value::Int(len_i64(self.planets_used.len())),
             // Face cards held (while a discard resolves, the discarded cards are the held
             // ones, so this counts the faces discarded at once).
             70 => Value::Int(s.held.iter().filter(|c| c.is_face(all_faces)).count() as i64),
@@ -1738,8 +1739,10 @@ impl EffectHost for RunState {
             return Ok(());
         }
         if resource == "ante" {
-            // An ante below 1 is ante 1 (the blind table starts there).
-            self.ante = u32::try_from(value.max(1)).unwrap_or(u32::MAX);
+            // An ante below 1 is ante 1 (the blind table starts there); one past `u32` is
+            // refused rather than cut down.
+            self.ante = u32::try_from(value.max(1))
+                .map_err(|_| HostError::new("bad_value", format!("ante cannot be {value}")))?;
             return Ok(());
         }
         self.set_rule_value(resource, value)
@@ -1817,6 +1820,7 @@ impl EffectHost for RunState {
     }
 
     fn chance(&self, chance: Chance, _stream: &str) -> Chance {
+        // A factor past `u32` makes every chance certain, as the saturated numerator does.
         let factor =
             u32::try_from(self.rule(crate::state::Rule::ChanceFactor).max(1)).unwrap_or(u32::MAX);
         chance.scaled_numerator(factor).value
@@ -1901,7 +1905,16 @@ impl RunState {
         let Some(stream) = &tally.draw else {
             return Ok(amount);
         };
-        let top = u32::try_from(amount.max(0)).unwrap_or(u32::MAX - 1);
+        // Draws are below a `u32`: a bound past it is refused, not cut down.
+        let top = u32::try_from(amount.max(0))
+            .ok()
+            .filter(|top| *top < u32::MAX)
+            .ok_or_else(|| {
+                HostError::new(
+                    "bad_value",
+                    format!("a random amount up to {amount}: draws go up to 4294967294"),
+                )
+            })?;
         let roll = self
             .streams
             .below(stream, top.saturating_add(1))
@@ -1987,6 +2000,7 @@ impl RunState {
             .get_mut(hand.index())
             .ok_or_else(|| HostError::new("unknown_hand", "no level"))?;
         let before = *level;
+        // Levels are `u32` and saturate: a count past it reaches the same top level.
         let count = u32::try_from(count.max(0)).unwrap_or(u32::MAX);
         *level = match mode {
             ScaleMode::Add => level.saturating_add(count),
@@ -2020,12 +2034,12 @@ impl RunState {
             // slot the copy may take); a negative edition is not copied.
             let selling = self.scoring.selling;
             let occupied = self.jokers.len() - usize::from(selling.is_some());
-            let before = self.jokers.len() as i64;
+            let before = len_i64(self.jokers.len());
             let others: Vec<usize> = (0..self.jokers.len())
                 .filter(|&i| Some(i) != selling)
                 .collect();
             let room = (occupied as i64) < self.rule(crate::state::Rule::JokerSlots);
-            let Some(n) = u32::try_from(others.len()).ok().filter(|n| *n > 0 && room) else {
+            let Some(n) = Some(len_u32(others.len())).filter(|n| *n > 0 && room) else {
                 return Ok(Change::int(before, before));
             };
             let pick = others[self.streams.below("creation", n).map_err(stream)? as usize];
@@ -2034,10 +2048,10 @@ impl RunState {
                 copy.edition = crate::cards::Edition::None;
             }
             self.jokers.push(copy);
-            return Ok(Change::int(before, self.jokers.len() as i64));
+            return Ok(Change::int(before, len_i64(self.jokers.len())));
         }
         if kind == "joker" {
-            let before = self.jokers.len() as i64;
+            let before = len_i64(self.jokers.len());
             // A negative joker brings its own slot.
             let negative = edition == Some(crate::cards::Edition::Negative);
             if before >= self.rule(crate::state::Rule::JokerSlots) && !negative {
@@ -2062,7 +2076,7 @@ impl RunState {
                         .iter()
                         .filter(|j| !self.jokers.iter().any(|o| o.id == j.id))
                         .collect();
-                    let n = u32::try_from(pool.len()).unwrap_or(u32::MAX);
+                    let n = len_u32(pool.len());
                     if n == 0 {
                         return Ok(Change::int(before, before));
                     }
@@ -2075,9 +2089,9 @@ impl RunState {
                 joker.edition = edition;
             }
             self.jokers.push(joker);
-            return Ok(Change::int(before, self.jokers.len() as i64));
+            return Ok(Change::int(before, len_i64(self.jokers.len())));
         }
-        let before = self.consumables.len() as i64;
+        let before = len_i64(self.consumables.len());
         if before >= self.rule(crate::state::Rule::ConsumableSlots) {
             return Ok(Change::int(before, before));
         }
@@ -2096,7 +2110,7 @@ impl RunState {
                 let pool = pools.consumables(kind).ok_or_else(|| {
                     HostError::new("unknown_kind", format!("cannot create a `{kind}` card"))
                 })?;
-                let n = u32::try_from(pool.len()).unwrap_or(u32::MAX);
+                let n = len_u32(pool.len());
                 if n == 0 {
                     return Ok(Change::int(before, before));
                 }
@@ -2105,7 +2119,7 @@ impl RunState {
             }
         };
         self.consumables.push(card);
-        Ok(Change::int(before, self.consumables.len() as i64))
+        Ok(Change::int(before, len_i64(self.consumables.len())))
     }
 
     /// `AddCard`: `count` playing cards for the game to add (`Scoring::created`), each
@@ -2136,7 +2150,7 @@ impl RunState {
         };
         let stream =
             |e: turnstile_core::determinism::StreamError| HostError::new("stream", e.to_string());
-        let before = self.scoring.created.len() as i64;
+        let before = len_i64(self.scoring.created.len());
         for _ in 0..count {
             let mut card = match source {
                 Some(card) => card,
@@ -2145,7 +2159,7 @@ impl RunState {
                         &[2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14],
                         crate::vocabulary::RankSet::ranks,
                     );
-                    let n = u32::try_from(ranks.len()).unwrap_or(1);
+                    let n = len_u32(ranks.len());
                     let rank = ranks[self.streams.below("creation", n).map_err(stream)? as usize];
                     let suit =
                         Suit::ALL[self.streams.below("creation", 4).map_err(stream)? as usize];
@@ -2172,7 +2186,7 @@ impl RunState {
             });
             caused.push(Event::new(Trigger::Game(CloverTrigger::OnCardAdded)));
         }
-        Ok(Change::int(before, self.scoring.created.len() as i64))
+        Ok(Change::int(before, len_i64(self.scoring.created.len())))
     }
 
     /// `AlterCard`: changes a card a consumable is used on (a held card of the resolution) or

@@ -679,7 +679,7 @@ impl CardChange {
         if let Some(up) = self.rank {
             // Ranks 2..14 (ace high) go round: an ace ranked up by one is a 2.
             let r = u32::from(card.rank.clamp(2, 14)) - 2 + u32::from(up);
-            card.rank = u8::try_from(r % 13 + 2).unwrap_or(2);
+            card.rank = crate::indices::rank_of_draw(r);
         }
         if let Some(chips) = self.bonus {
             card.perma_bonus = card.perma_bonus.saturating_add(u32::from(chips));

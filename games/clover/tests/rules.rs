@@ -220,6 +220,24 @@ fn decks_and_stakes() {
     assert_eq!(run::blind_target(2, 1, Blind::Big, 1), 1200);
     assert_eq!(run::blind_target(8, 2, Blind::Boss, 2), 400_000);
     assert_eq!(run::blind_target(0, 1, Blind::Small, 1), 100);
+    // Endless antes follow the genre's formula to ante 15 (no longer ante 12's value held),
+    // then leave `i64`.
+    assert_eq!(run::blind_target(12, 1, Blind::Small, 1), 300_000_000);
+    assert_eq!(run::blind_target(13, 1, Blind::Small, 1), 47_000_000_000);
+    assert_eq!(
+        run::blind_target(14, 2, Blind::Small, 1),
+        58_000_000_000_000
+    );
+    assert_eq!(
+        run::blind_target(15, 3, Blind::Boss, 1),
+        600_000_000_000_000_000
+    );
+    assert_eq!(run::blind_target(16, 1, Blind::Small, 1), i64::MAX);
+    assert_eq!(
+        run::blind_target(15, 3, Blind::Boss, 20),
+        i64::MAX,
+        "saturates"
+    );
 }
 
 #[test]
