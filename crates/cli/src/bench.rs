@@ -46,7 +46,9 @@ use turnstile_core::{
 use turnstile_mnk::{MatchConfig, MnkGame, Rules, Searchable, StrongBot};
 use turnstile_runtime::testing::{random_game, random_receipted_game, random_receipted_match};
 use turnstile_runtime::{bot_generator, verify, Match, MatchSpec, ReplayFile, SeatSpec};
+// The process's resident memory: the server's own reading (`VmRSS`), one way for both.
 use turnstile_runtime::{ErasedCommand, ErasedSpec, GameRegistry, RegisteredGame, SeatKind};
+use turnstile_server::metrics::resident_bytes;
 use turnstile_sokoban::{
     parse_collection, parse_lurd, Board, Direction, Sokoban, SokobanAction, SokobanConfig,
     SokobanContent,
@@ -687,15 +689,6 @@ const MEMORY_MATCHES: u64 = 1_000;
 /// Moves played into each match of the memory line before it is measured (a Connect Four match
 /// mid-game; a Duel match a few activations in; a clover run a few hands in).
 const MEMORY_MOVES: u64 = 10;
-
-/// The process's resident memory in bytes (`VmRSS` of `/proc/self/status`); `None` where there
-/// is no such file (not Linux).
-fn resident_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    let kilobytes: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kilobytes * 1024)
-}
 
 /// What one loaded match costs in memory: [`MEMORY_MATCHES`] matches of the registered game,
 /// each with up to [`MEMORY_MOVES`] moves of `random` bots submitted through the registry (its

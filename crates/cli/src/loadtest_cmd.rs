@@ -7,6 +7,12 @@
 //! command durable before the next — and stops by itself. It reports accepted commands per
 //! second and their latency percentiles (p50, p99, p99.9, in microseconds). Start the server
 //! with `--command-rate 0 --create-rate 0` so its rate limits do not throttle the test.
+//!
+//! Around the load it reads the server's `/metrics` (before and after) and its own CPU clock,
+//! and reports what the load cost: the server's CPU microseconds per command, the load
+//! generator's (which shares the machine), the store's group commits during the load and per
+//! second (durable writes: fsyncs on SQLite; commands over commits is what group commit
+//! shared), and the server's resident memory with every match loaded. A figure the server does not report (no `/proc` on its system) is `null`.
 
 use crate::exit::Outcome;
 use serde::Serialize;
@@ -53,6 +59,73 @@ struct Report {
     throttled: u64,
     errors: u64,
     latency_micros: Latency,
+    server: ServerUsage,
+    load_generator_cpu_micros_per_command: Option<u64>,
+}
+
+/// What the load cost the server, from its `/metrics` before and after.
+#[derive(Serialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct ServerUsage {
+    cpu_micros_per_command: Option<u64>,
+    commits: Option<u64>,
+    commits_per_second: Option<u64>,
+    resident_bytes: Option<u64>,
+}
+
+/// The figures read off one `/metrics` exposition.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+struct Sample {
+    cpu_micros: Option<u64>,
+    commits: Option<u64>,
+    resident_bytes: Option<u64>,
+}
+
+/// The value of the unlabelled series `name` in a Prometheus text exposition, in millionths
+/// (`2.5` is 2 500 000), read without floats; `None` when it is absent or not a plain
+/// non-negative decimal.
+fn series_millionths(text: &str, name: &str) -> Option<u64> {
+    let value = text.lines().find_map(|l| {
+        l.strip_prefix(name)
+            .and_then(|rest| rest.strip_prefix(' '))
+            .map(str::trim)
+    })?;
+    let (whole, fraction) = value.split_once('.').unwrap_or((value, ""));
+    if fraction.len() > 6 || !fraction.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let whole: u64 = whole.parse().ok()?;
+    let fraction: u64 = format!("{fraction:0<6}").parse().ok()?;
+    whole.checked_mul(1_000_000)?.checked_add(fraction)
+}
+
+fn sample(text: &str) -> Sample {
+    Sample {
+        cpu_micros: series_millionths(text, "process_cpu_seconds_total"),
+        commits: series_millionths(text, "turnstile_store_commits_total").map(|m| m / 1_000_000),
+        resident_bytes: series_millionths(text, "process_resident_memory_bytes")
+            .map(|m| m / 1_000_000),
+    }
+}
+
+async fn read_metrics(client: &reqwest::Client, base: &str) -> Sample {
+    let Ok(response) = client.get(format!("{base}/metrics")).send().await else {
+        return Sample::default();
+    };
+    sample(&response.text().await.unwrap_or_default())
+}
+
+/// The load's cost from two samples around it.
+fn usage(before: Sample, after: Sample, commands: u64, elapsed_ms: u64) -> ServerUsage {
+    let delta = |a: Option<u64>, b: Option<u64>| Some(b?.saturating_sub(a?));
+    let commits = delta(before.commits, after.commits);
+    ServerUsage {
+        cpu_micros_per_command: delta(before.cpu_micros, after.cpu_micros)
+            .and_then(|us| us.checked_div(commands)),
+        commits,
+        commits_per_second: commits.map(|c| c.saturating_mul(1000) / elapsed_ms.max(1)),
+        resident_bytes: after.resident_bytes,
+    }
 }
 
 #[derive(Default)]
@@ -233,6 +306,8 @@ pub fn run(args: LoadArgs) -> Outcome {
                 Err(e) => return Outcome::input(e.to_string()),
             }
         }
+        let metrics_before = read_metrics(&client, &base).await;
+        let own_cpu_before = turnstile_server::metrics::cpu_micros();
         let started = Instant::now();
         let until = started + Duration::from_secs(args.duration_s);
         let mut players = tokio::task::JoinSet::new();
@@ -252,6 +327,10 @@ pub fn run(args: LoadArgs) -> Outcome {
         let elapsed_ms = u64::try_from(started.elapsed().as_millis())
             .unwrap_or(u64::MAX)
             .max(1);
+        let own_cpu = own_cpu_before
+            .zip(turnstile_server::metrics::cpu_micros())
+            .map(|(a, b)| b.saturating_sub(a));
+        let metrics_after = read_metrics(&client, &base).await;
         total.latencies_us.sort_unstable();
         let commands = total.latencies_us.len() as u64;
         let report = Report {
@@ -271,6 +350,8 @@ pub fn run(args: LoadArgs) -> Outcome {
                 p999: per_mille(&total.latencies_us, 999),
                 max: total.latencies_us.last().copied().unwrap_or(0),
             },
+            server: usage(metrics_before, metrics_after, commands, elapsed_ms),
+            load_generator_cpu_micros_per_command: own_cpu.and_then(|us| us.checked_div(commands)),
         };
         println!("{}", serde_json::to_string(&report).unwrap_or_default());
         Outcome::ok()
@@ -295,6 +376,46 @@ mod tests {
         ] {
             assert!(loopback(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn metrics_are_read_without_floats_and_missing_ones_are_none() {
+        let text = "# HELP x\nturnstile_store_commits_total 1200\nprocess_cpu_seconds_total 3.25\n\
+                    process_resident_memory_bytes 52428800\nturnstile_live_matches 3\n";
+        let s = sample(text);
+        assert_eq!(s.commits, Some(1200));
+        assert_eq!(s.cpu_micros, Some(3_250_000));
+        assert_eq!(s.resident_bytes, Some(52_428_800));
+        assert_eq!(
+            series_millionths(text, "process_cpu_seconds"),
+            None,
+            "a whole name"
+        );
+        assert_eq!(
+            series_millionths("x 1.2345678\n", "x"),
+            None,
+            "past millionths"
+        );
+        assert_eq!(series_millionths("x -1\n", "x"), None);
+        assert_eq!(sample(""), Sample::default());
+        let before = Sample {
+            cpu_micros: Some(1_000_000),
+            commits: Some(100),
+            resident_bytes: Some(1),
+        };
+        let after = Sample {
+            cpu_micros: Some(3_000_000),
+            commits: Some(600),
+            resident_bytes: Some(9),
+        };
+        let u = usage(before, after, 10_000, 2_000);
+        assert_eq!(u.cpu_micros_per_command, Some(200));
+        assert_eq!(u.commits_per_second, Some(250));
+        assert_eq!(u.commits, Some(500));
+        assert_eq!(u.resident_bytes, Some(9));
+        let none = usage(Sample::default(), after, 10_000, 2_000);
+        assert_eq!(none.cpu_micros_per_command, None);
+        assert_eq!(usage(before, after, 0, 2_000).cpu_micros_per_command, None);
     }
 
     #[test]

@@ -1441,7 +1441,8 @@ pub async fn metrics(State(hub): State<AppState>) -> Response {
             axum::http::header::CONTENT_TYPE,
             "text/plain; version=0.0.4",
         )],
-        hub.metrics.render(),
+        hub.metrics
+            .render(hub.store.commits(), crate::metrics::ProcessUsage::now()),
     )
         .into_response()
 }

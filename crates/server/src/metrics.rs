@@ -8,7 +8,14 @@
 //! - `turnstile_live_matches` — matches loaded in this node;
 //! - `turnstile_resumed_matches_total` — active matches loaded (and their leases tried) by
 //!   the background resume after start, so a restart's time until all are loaded is visible;
-//! - `turnstile_http_requests_total{status}` — answers by status.
+//! - `turnstile_http_requests_total{status}` — answers by status;
+//! - `turnstile_store_commits_total` — the store's group commits ([`Store::commits`]: durable
+//!   writes, each shared by any number of commands);
+//! - `process_resident_memory_bytes` and `process_cpu_seconds_total` — the server process's
+//!   resident memory and CPU time, under the names Prometheus gives them, read when asked
+//!   (Linux; left out where the system does not tell).
+//!
+//! [`Store::commits`]: turnstile_store::Store::commits
 //!
 //! Durations are counted in integer microseconds and printed as decimal seconds, so no float
 //! arithmetic happens anywhere.
@@ -35,6 +42,44 @@ pub struct Metrics {
     sum_us: AtomicU64,
     live_matches: AtomicU64,
     resumed: AtomicU64,
+}
+
+/// What the process uses now: resident memory and CPU time, each `None` where the system
+/// does not tell.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ProcessUsage {
+    /// Resident memory in bytes ([`resident_bytes`]).
+    pub resident_bytes: Option<u64>,
+    /// CPU time, user and system, of every thread, in microseconds.
+    pub cpu_micros: Option<u64>,
+}
+
+impl ProcessUsage {
+    /// Read now.
+    pub fn now() -> ProcessUsage {
+        ProcessUsage {
+            resident_bytes: resident_bytes(),
+            cpu_micros: cpu_micros(),
+        }
+    }
+}
+
+/// The process's resident memory in bytes (`VmRSS` of `/proc/self/status`); `None` where there
+/// is no such file (not Linux). The one reading of it: `turnstile bench`'s memory line uses it
+/// too.
+pub fn resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kilobytes: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kilobytes.checked_mul(1024)
+}
+
+/// The process's CPU time (every thread, user and system) in microseconds.
+pub fn cpu_micros() -> Option<u64> {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
+    let seconds = u64::try_from(t.tv_sec).ok()?;
+    let micros = u64::try_from(t.tv_nsec / 1_000).ok()?;
+    seconds.checked_mul(1_000_000)?.checked_add(micros)
 }
 
 fn seconds(us: u64) -> String {
@@ -91,9 +136,23 @@ impl Metrics {
         self.resumed.fetch_add(1, Ordering::Relaxed);
     }
 
-    /// The Prometheus text exposition.
-    pub fn render(&self) -> String {
+    /// The Prometheus text exposition, with the store's group commits and the process's use
+    /// of memory and CPU as they are now.
+    pub fn render(&self, store_commits: u64, process: ProcessUsage) -> String {
         let mut out = String::new();
+        out.push_str("# HELP turnstile_store_commits_total Group commits of the store.\n");
+        out.push_str("# TYPE turnstile_store_commits_total counter\n");
+        out.push_str(&format!("turnstile_store_commits_total {store_commits}\n"));
+        if let Some(bytes) = process.resident_bytes {
+            out.push_str("# HELP process_resident_memory_bytes Resident memory in bytes.\n");
+            out.push_str("# TYPE process_resident_memory_bytes gauge\n");
+            out.push_str(&format!("process_resident_memory_bytes {bytes}\n"));
+        }
+        if let Some(us) = process.cpu_micros {
+            out.push_str("# HELP process_cpu_seconds_total CPU time used, user and system.\n");
+            out.push_str("# TYPE process_cpu_seconds_total counter\n");
+            out.push_str(&format!("process_cpu_seconds_total {}\n", seconds(us)));
+        }
         out.push_str("# HELP turnstile_commands_total Commands answered, by outcome.\n");
         out.push_str("# TYPE turnstile_commands_total counter\n");
         if let Ok(map) = self.commands.lock() {
@@ -172,12 +231,41 @@ mod tests {
         m.command("accepted", Duration::from_millis(3));
         m.rejection("wall");
         m.rejection("Weird Code!");
-        let text = m.render();
+        let text = m.render(
+            7,
+            ProcessUsage {
+                resident_bytes: Some(4096),
+                cpu_micros: Some(2_500_000),
+            },
+        );
+        assert!(text.contains("turnstile_store_commits_total 7\n"));
+        assert!(text.contains("process_resident_memory_bytes 4096\n"));
+        assert!(text.contains("process_cpu_seconds_total 2.500000\n"));
+        let bare = m.render(0, ProcessUsage::default());
+        assert!(
+            !bare.contains("process_resident_memory_bytes"),
+            "absent, not 0"
+        );
         assert!(text.contains("turnstile_commands_total{outcome=\"accepted\"} 2"));
         assert!(text.contains("turnstile_rejections_total{code=\"wall\"} 1"));
         assert!(text.contains("turnstile_rejections_total{code=\"other\"} 1"));
         assert!(text.contains("turnstile_command_duration_seconds_bucket{le=\"0.000500\"} 1"));
         assert!(text.contains("turnstile_command_duration_seconds_bucket{le=\"0.005000\"} 2"));
         assert!(text.contains("turnstile_command_duration_seconds_sum 0.003300"));
+    }
+
+    #[test]
+    fn this_process_reports_its_memory_and_cpu() {
+        let before = cpu_micros().expect("a CPU clock");
+        // Burn a little CPU so the clock moves.
+        let mut x = 0u64;
+        for i in 0..5_000_000u64 {
+            x = x.wrapping_mul(31).wrapping_add(i);
+        }
+        assert_ne!(x, 1);
+        assert!(cpu_micros().expect("a CPU clock") > before);
+        if cfg!(target_os = "linux") {
+            assert!(resident_bytes().expect("VmRSS on Linux") > 1024 * 1024);
+        }
     }
 }

@@ -438,6 +438,17 @@ async fn content(db: Db) {
     );
     assert!(text.contains("turnstile_command_duration_seconds_bucket"));
     assert!(text.contains("turnstile_live_matches"));
+    // The command above was committed: the store counts its group commits.
+    let commits: u64 = text
+        .lines()
+        .find_map(|l| l.strip_prefix("turnstile_store_commits_total "))
+        .and_then(|n| n.parse().ok())
+        .expect("turnstile_store_commits_total");
+    assert!(commits >= 1, "{commits}");
+    if cfg!(target_os = "linux") {
+        assert!(text.contains("\nprocess_resident_memory_bytes "), "{text}");
+        assert!(text.contains("\nprocess_cpu_seconds_total "), "{text}");
+    }
     let (status, openapi) = s.get("/openapi.json", None).await;
     assert_eq!(status, 200);
     assert!(openapi["paths"]["/api/v1/matches/{matchId}/commands"].is_object());

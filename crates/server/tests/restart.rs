@@ -47,6 +47,9 @@ impl Store for Gated {
     fn describe(&self) -> String {
         self.inner.describe()
     }
+    fn commits(&self) -> u64 {
+        self.inner.commits()
+    }
     async fn ping(&self) -> StoreResult<()> {
         self.inner.ping().await
     }

@@ -74,6 +74,13 @@ pub trait Store: Send + Sync + 'static {
     /// PostgreSQL URL without its password.
     fn describe(&self) -> String;
 
+    /// Group commits since the store was opened: each one durable write that any number of
+    /// commands shared — SQLite: every transaction of the writer (one WAL fsync at
+    /// `synchronous=FULL`); PostgreSQL: every batch of command-log appends (one commit
+    /// record flushed). Commands acknowledged over commits is what group commit saves
+    /// (`turnstile_store_commits_total` in `/metrics`).
+    fn commits(&self) -> u64;
+
     /// A cheap round trip to the database: `Ok` when it answers, `unavailable` otherwise
     /// (`/healthz`).
     async fn ping(&self) -> StoreResult<()>;

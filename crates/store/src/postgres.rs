@@ -8,6 +8,7 @@
 //! `'<match id>:<sequence>'` — all committed together, so a notification is never sent for a
 //! record that is not durable, and every node's listener hears every commit.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -76,6 +77,8 @@ struct Inner {
     listener: tokio::task::JoinHandle<()>,
     appends: mpsc::UnboundedSender<AppendJob>,
     committers: Vec<tokio::task::JoinHandle<()>>,
+    /// Append batches the committers committed ([`Store::commits`]).
+    commits: Arc<AtomicU64>,
 }
 
 impl Drop for Inner {
@@ -339,6 +342,7 @@ impl PostgresStore {
         }
         let (appends, queue) = mpsc::unbounded_channel();
         let queue = Arc::new(tokio::sync::Mutex::new(queue));
+        let commits = Arc::new(AtomicU64::new(0));
         let committers = (0..options.committers.max(1))
             .map(|_| {
                 tokio::spawn(committer(
@@ -346,6 +350,7 @@ impl PostgresStore {
                     Arc::clone(&append_sql),
                     Arc::clone(&queue),
                     options.max_batch.max(1),
+                    Arc::clone(&commits),
                 ))
             })
             .collect();
@@ -357,6 +362,7 @@ impl PostgresStore {
                 description: redact(url),
                 notify,
                 listener,
+                commits,
             }),
         })
     }
@@ -491,6 +497,7 @@ async fn committer(
     append_sql: Arc<str>,
     queue: Arc<tokio::sync::Mutex<mpsc::UnboundedReceiver<AppendJob>>>,
     max_batch: usize,
+    commits: Arc<AtomicU64>,
 ) {
     loop {
         let mut jobs = Vec::new();
@@ -515,6 +522,7 @@ async fn committer(
             jobs.iter().flat_map(|j| j.entries.iter()).collect();
         match commit_batch(&pool, &append_sql, &entries).await {
             Ok(outcomes) => {
+                commits.fetch_add(1, Ordering::Relaxed);
                 let mut outcomes = outcomes.into_iter();
                 for job in jobs {
                     let mine: Vec<AppendOutcome> =
@@ -674,6 +682,10 @@ impl Store for PostgresStore {
 
     fn describe(&self) -> String {
         self.inner.description.clone()
+    }
+
+    fn commits(&self) -> u64 {
+        self.inner.commits.load(Ordering::Relaxed)
     }
 
     async fn ping(&self) -> StoreResult<()> {

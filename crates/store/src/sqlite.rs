@@ -15,6 +15,7 @@
 //! corrupted). See `docs/storage.md`.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -97,6 +98,8 @@ struct Inner {
     checkpointer: Mutex<Option<(mpsc::Sender<()>, JoinHandle<()>)>>,
     readers: Mutex<Vec<Connection>>,
     notify: broadcast::Sender<Notification>,
+    /// Write transactions the writer committed ([`Store::commits`]).
+    commits: Arc<AtomicU64>,
 }
 
 impl Drop for Inner {
@@ -223,6 +226,7 @@ fn writer_loop(
     rx: mpsc::Receiver<Box<dyn WriteJob>>,
     max_batch: usize,
     notify: broadcast::Sender<Notification>,
+    commits: Arc<AtomicU64>,
 ) {
     let max_batch = max_batch.max(1);
     while let Ok(first) = rx.recv() {
@@ -240,7 +244,10 @@ fn writer_loop(
                     job.run(&conn);
                 }
                 match exec(&conn, "COMMIT") {
-                    Ok(()) => Ok(()),
+                    Ok(()) => {
+                        commits.fetch_add(1, Ordering::Relaxed);
+                        Ok(())
+                    }
                     Err(e) => {
                         let _ = conn.execute_batch("ROLLBACK");
                         Err(sql_err(e))
@@ -372,9 +379,11 @@ impl SqliteStore {
         let (tx, rx) = mpsc::channel::<Box<dyn WriteJob>>();
         let max_batch = options.max_batch;
         let thread_notify = notify.clone();
+        let commits = Arc::new(AtomicU64::new(0));
+        let thread_commits = Arc::clone(&commits);
         let handle = std::thread::Builder::new()
             .name("turnstile-sqlite-writer".to_owned())
-            .spawn(move || writer_loop(conn, rx, max_batch, thread_notify))
+            .spawn(move || writer_loop(conn, rx, max_batch, thread_notify, thread_commits))
             .map_err(|e| StoreError::Unavailable(format!("cannot start the writer thread: {e}")))?;
         let (stop, stopped) = mpsc::channel();
         let interval = options.checkpoint_interval;
@@ -393,6 +402,7 @@ impl SqliteStore {
                 checkpointer: Mutex::new(Some((stop, checkpointer))),
                 readers: Mutex::new(Vec::new()),
                 notify,
+                commits,
             }),
         })
     }
@@ -620,6 +630,10 @@ impl Store for SqliteStore {
 
     fn describe(&self) -> String {
         format!("sqlite:{}", self.inner.path.display())
+    }
+
+    fn commits(&self) -> u64 {
+        self.inner.commits.load(Ordering::Relaxed)
     }
 
     async fn ping(&self) -> StoreResult<()> {
