@@ -351,3 +351,124 @@ on_both_backends!(
     clover_keeps_the_deck_and_the_generators_from_its_player,
     clover
 );
+
+/// A seed whose greedy-bot run reaches a hand holding a face-down card, and the bot's actions
+/// up to there: found against the shipped content as it is, so content changes move the seed
+/// rather than break the test.
+fn face_down_run() -> (
+    String,
+    Vec<turnstile_clover::CloverAction>,
+    turnstile_clover::CloverState,
+) {
+    use turnstile_clover::{bot_action, Clover, CloverConfig, CloverContent};
+    use turnstile_core::{Game, MatchSetup};
+    let content = CloverContent::shipped().unwrap();
+    for i in 0..2_000 {
+        let seed = format!("face-down-{i}");
+        let mut state = Clover::setup(
+            &content,
+            MatchSetup {
+                config: &CloverConfig::default(),
+                seed: &seed,
+                seats: 1,
+            },
+        )
+        .unwrap();
+        let mut actions = Vec::new();
+        while actions.len() < 300 {
+            if state.hand.iter().any(|c| c.face_down) && state.hand.iter().any(|c| !c.face_down) {
+                return (seed, actions, state);
+            }
+            let Some(action) = bot_action(content.content(), &state) else {
+                break;
+            };
+            if state.apply(content.content(), &action).is_err() {
+                break;
+            }
+            actions.push(action);
+        }
+    }
+    panic!("no seed of 2000 reaches a face-down card")
+}
+
+/// clover's face-down cards over the API: the snapshot shows `null` where a boss drew a card
+/// face down, a preview that plays one tells neither its hand nor its score, and the committed
+/// play reveals the cards it played.
+async fn clover_face_down(db: Db) {
+    let (seed, actions, state) = face_down_run();
+    let s = TestServer::start(&db).await;
+    let (id, tokens, _) = s
+        .create(json!({"game": "clover", "seats": [{"kind": "human"}], "seed": seed}))
+        .await;
+    let token = tokens[0].clone().unwrap();
+    let m = |p: &str| format!("/api/v1/matches/{id}{p}");
+    for (n, action) in actions.iter().enumerate() {
+        let sequence = u64::try_from(n).unwrap();
+        let (status, r) = s
+            .command(
+                &id,
+                &token,
+                &format!("c{n}"),
+                sequence,
+                serde_json::to_value(action).unwrap(),
+            )
+            .await;
+        assert_eq!(status, 200, "{action:?}: {r}");
+    }
+    let (_, snap) = s.get(&m(""), Some(&token)).await;
+    let hand = snap["view"]["hand"].as_array().unwrap().clone();
+    assert_eq!(hand.len(), state.hand.len());
+    for (shown, card) in hand.iter().zip(&state.hand) {
+        if card.face_down {
+            assert_eq!(*shown, Value::Null, "{snap}");
+        } else {
+            assert_eq!(*shown, serde_json::to_value(card).unwrap());
+        }
+    }
+    let down = state.hand.iter().position(|c| c.face_down).unwrap();
+    let up = state.hand.iter().position(|c| !c.face_down).unwrap();
+    let play = json!({"type": "play", "cards": [down, up]});
+    let (status, preview) = s
+        .post(&m("/preview"), Some(&token), &json!({ "action": play }))
+        .await;
+    assert_eq!(status, 200, "{preview}");
+    let scored = preview["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["type"] == "handScored")
+        .unwrap_or_else(|| panic!("{preview}"));
+    assert_eq!(scored["faceDown"], "played", "{scored}");
+    assert_eq!(
+        (&scored["hand"], &scored["score"]),
+        (&Value::Null, &Value::Null)
+    );
+    assert_eq!(preview["view"], snap["view"], "the run as it stands");
+    let (status, r) = s
+        .command(
+            &id,
+            &token,
+            "reveal",
+            snap["sequence"].as_u64().unwrap(),
+            play,
+        )
+        .await;
+    assert_eq!(status, 200, "{r}");
+    let scored = r["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["type"] == "handScored")
+        .unwrap_or_else(|| panic!("{r}"));
+    let mut revealed = vec![state.hand[down].face_up(), state.hand[up].face_up()];
+    if up < down {
+        revealed.reverse();
+    }
+    assert_eq!(scored["revealed"], serde_json::to_value(&revealed).unwrap());
+    assert!(scored["score"].as_i64().is_some(), "{scored}");
+    s.stop().await;
+}
+on_both_backends!(
+    clover_face_down_cards_stay_hidden_over_the_api,
+    clover_face_down
+);

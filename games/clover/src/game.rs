@@ -325,7 +325,11 @@ pub enum CloverEvent {
         /// Whether cards of the hand lay face down as it was played: a preview then shows
         /// neither the hand (a face-down card was played) nor its score (one was held or
         /// played). Left out of the canonical form while none did.
-        #[serde(default, skip_serializing_if = "FaceDown::is_none")]
+        #[serde(
+            rename = "faceDown",
+            default,
+            skip_serializing_if = "FaceDown::is_none"
+        )]
         face_down: FaceDown,
         /// The cards played, in hand order (the order they score in), when one of them lay face down: they turn
         /// face up as they score, so the player learns what they played (empty otherwise, and
