@@ -331,9 +331,9 @@ pub enum CloverEvent {
             skip_serializing_if = "FaceDown::is_none"
         )]
         face_down: FaceDown,
-        /// The cards played, in hand order (the order they score in), when one of them lay face down: they turn
-        /// face up as they score, so the player learns what they played (empty otherwise, and
-        /// in a preview).
+        /// The cards played, in hand order (the order they score in), when one of them lay
+        /// face down: they turn face up as they score, so the player learns what they played
+        /// (empty otherwise, and in a preview).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         revealed: Vec<Card>,
     },
@@ -798,15 +798,16 @@ impl CloverState {
             (Phase::Playing, CloverAction::Play { cards }) => {
                 let idx = self.picked(cards)?;
                 let face_down = FaceDown::of(&self.hand, &idx);
-                // In hand order, as they score.
-                let revealed: Vec<Card> = if face_down == FaceDown::Played {
-                    idx.iter().map(|&i| self.hand[i].face_up()).collect()
-                } else {
-                    Vec::new()
-                };
                 // Played cards turn face up; held ones stay as they lie, but score as what
                 // they are.
                 let played: Vec<Card> = idx.iter().map(|&i| self.hand[i].face_up()).collect();
+                // The event names the played cards (in hand order, as they score) when one
+                // of them lay face down.
+                let revealed = if face_down == FaceDown::Played {
+                    played.clone()
+                } else {
+                    Vec::new()
+                };
                 let staying: Vec<Card> = (0..self.hand.len())
                     .filter(|i| !idx.contains(i))
                     .map(|i| self.hand[i])

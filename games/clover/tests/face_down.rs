@@ -124,7 +124,6 @@ fn the_gyre_rolls_one_in_seven_on_boss_proc_for_every_card_drawn() {
     let mut probe = s.clone();
     s.apply(content.content(), &CloverAction::SelectBlind)
         .unwrap();
-    probe.phase = Phase::Playing;
     let mut expected = Vec::new();
     // The blind's start draws on other streams (the shuffle) but not on `boss_proc` before the
     // hand; replay the rolls from the stream as it stood.
