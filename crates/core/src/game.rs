@@ -294,6 +294,27 @@ pub trait Game: Sized + Send + Sync + 'static {
         plan: Self::Plan,
     ) -> Vec<Self::Event>;
 
+    /// Judges `action` and, when it is legal, carries it out on `state`, appending its events to
+    /// `events`; when it is refused, neither `state` nor `events` changes.
+    ///
+    /// The provided body is [`check`](Game::check) then [`commit`](Game::commit), and that is
+    /// what it means. A game overrides it only to go faster — recording events straight into
+    /// the caller's list, reusing its storage move after move, with no plan built in between —
+    /// and an override must accept, refuse, change and record exactly what check-then-commit
+    /// would (the game's tests compare the two). The resolver's
+    /// [`apply_into`](crate::LegalActionResolver::apply_into) calls it.
+    fn apply(
+        content: &Self::Content,
+        state: &mut Self::State,
+        ctx: CommandContext,
+        action: &Self::Action,
+        events: &mut Vec<Self::Event>,
+    ) -> Result<(), Rejection> {
+        let plan = Self::check(content, state, ctx, action)?;
+        events.extend(Self::commit(content, state, ctx, plan));
+        Ok(())
+    }
+
     /// What `viewer` may see.
     fn view(content: &Self::Content, state: &Self::State, viewer: Viewer) -> Self::View;
 

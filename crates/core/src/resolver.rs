@@ -91,24 +91,46 @@ impl<'a, G: Game> LegalActionResolver<'a, G> {
         ctx: CommandContext,
         action: &G::Action,
     ) -> Result<G::Plan, CommandRefusal> {
-        match (ctx.seat, G::is_system_action(action)) {
-            (Some(seat), false) => self.check_seat(seat)?,
-            (None, true) => {}
-            (Some(_), true) => return Err(CommandRefusal::SystemOnly),
-            (None, false) => return Err(CommandRefusal::SeatRequired),
-        }
+        self.check_sender(ctx, action)?;
         G::check(self.content, state, ctx, action).map_err(CommandRefusal::Rule)
     }
 
-    /// Judges and, when legal, applies an action; on refusal `state` is untouched.
+    /// The checks every game shares: a seat's command names a seat of the match and is not a
+    /// system action; a system action comes from no seat.
+    fn check_sender(&self, ctx: CommandContext, action: &G::Action) -> Result<(), CommandRefusal> {
+        match (ctx.seat, G::is_system_action(action)) {
+            (Some(seat), false) => self.check_seat(seat),
+            (None, true) => Ok(()),
+            (Some(_), true) => Err(CommandRefusal::SystemOnly),
+            (None, false) => Err(CommandRefusal::SeatRequired),
+        }
+    }
+
+    /// Judges and, when legal, applies an action, returning its events; on refusal `state` is
+    /// untouched.
     pub fn apply(
         &self,
         state: &mut G::State,
         ctx: CommandContext,
         action: &G::Action,
     ) -> Result<Vec<G::Event>, CommandRefusal> {
-        let plan = self.check(state, ctx, action)?;
-        Ok(G::commit(self.content, state, ctx, plan))
+        let mut events = Vec::new();
+        self.apply_into(state, ctx, action, &mut events)?;
+        Ok(events)
+    }
+
+    /// [`apply`](Self::apply) appending the events to `events`, for loops that reuse one list
+    /// (bots' playouts, benchmarks, re-execution): [`Game::apply`], which a game may make
+    /// allocation-free. On refusal neither `state` nor `events` changes.
+    pub fn apply_into(
+        &self,
+        state: &mut G::State,
+        ctx: CommandContext,
+        action: &G::Action,
+        events: &mut Vec<G::Event>,
+    ) -> Result<(), CommandRefusal> {
+        self.check_sender(ctx, action)?;
+        G::apply(self.content, state, ctx, action, events).map_err(CommandRefusal::Rule)
     }
 
     /// Runs an action on a copy and shows `viewer` the result, with the plain (format 1) state

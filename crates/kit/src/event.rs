@@ -7,7 +7,7 @@ use serde::ser::SerializeStruct;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 use turnstile_core::{Outcome, Seat};
-use turnstile_turns::TurnEvent;
+use turnstile_turns::{TurnEvent, TurnEventSink};
 
 use crate::{opponent, KitGame, KitWin};
 
@@ -131,6 +131,36 @@ impl<G: KitGame> KitEvent<G> {
     pub fn match_ended(result: MatchResult<G::Win>) -> Self {
         let winner = result.winner();
         KitEvent::MatchEnded { result, winner }
+    }
+}
+
+/// Where a move's events are recorded, in the order they happen: the game's own
+/// ([`push`](GameEvents::push), from [`KitGame::apply`]), the turn framework's (it is the
+/// framework's [`TurnEventSink`]) and the match's end — straight into the list the caller keeps,
+/// so a move fills no list of its own.
+pub struct GameEvents<'a, G: KitGame> {
+    events: &'a mut Vec<KitEvent<G>>,
+}
+
+impl<'a, G: KitGame> GameEvents<'a, G> {
+    pub(crate) fn new(events: &'a mut Vec<KitEvent<G>>) -> Self {
+        GameEvents { events }
+    }
+
+    /// Records one of the game's own events.
+    pub fn push(&mut self, event: G::Event) {
+        self.events.push(KitEvent::Game(event));
+    }
+
+    /// Records the match's end.
+    pub(crate) fn record_end(&mut self, result: MatchResult<G::Win>) {
+        self.events.push(KitEvent::match_ended(result));
+    }
+}
+
+impl<G: KitGame> TurnEventSink<G::Move, ()> for GameEvents<'_, G> {
+    fn record(&mut self, event: TurnEvent<G::Move, ()>) {
+        self.events.push(KitEvent::Turn { event });
     }
 }
 

@@ -201,6 +201,18 @@ impl<G: KitGame> Game for Kit<G> {
         plan.events
     }
 
+    /// Plays the action on the state itself, recording the events straight into `events`; a
+    /// copy of the state before is kept and put back on a refusal. No plan, no list of its own.
+    fn apply(
+        rules: &Rules,
+        state: &mut KitState<G>,
+        ctx: CommandContext,
+        action: &Action<G>,
+        events: &mut Vec<KitEvent<G>>,
+    ) -> Result<(), Rejection> {
+        referee::apply_in_place::<G>(rules, state, ctx, action, events).map_err(Rejection::from)
+    }
+
     fn view(_: &Rules, state: &KitState<G>, _: Viewer) -> KitView<G> {
         let current = state.turns.clock().current();
         KitView {

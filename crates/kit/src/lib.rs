@@ -52,7 +52,7 @@ pub use content::{
     embedded_source, load_rules, standard_source, Rules, RULES_KIND, RULES_PATH, STANDARD_RULES,
 };
 pub use error::KitError;
-pub use event::{KitEvent, MatchResult};
+pub use event::{GameEvents, KitEvent, MatchResult};
 pub use events::{game_events, turn_begins, turn_ends};
 pub use game::{load_bundle, Kit, MatchConfig};
 pub use referee::{KitPlan, RESIGNED};
@@ -134,7 +134,7 @@ pub trait KitGame: Debug + Clone + Copy + PartialEq + Eq + Send + Sync + 'static
         board: &mut Self::Board,
         seat: Seat,
         target: Self::Target,
-        events: &mut Vec<Self::Event>,
+        events: &mut GameEvents<'_, Self>,
     ) -> Option<Self::Win>;
     /// Every move `seat` may play on `board`, in a stable order (for bots and tests).
     fn moves(board: &Self::Board, seat: Seat) -> Vec<Self::Move>;

@@ -13,7 +13,7 @@ use turnstile_turns::{MatchTurns, TurnData, TurnEndReason, TurnSignals, Turns};
 use crate::action::Action;
 use crate::content::Rules;
 use crate::error::KitError;
-use crate::event::{KitEvent, MatchResult};
+use crate::event::{GameEvents, KitEvent, MatchResult};
 use crate::state::KitState;
 use crate::KitGame;
 
@@ -43,53 +43,99 @@ pub(crate) fn judge<G: KitGame>(
     ctx: CommandContext,
     action: &Action<G>,
 ) -> Result<KitPlan<G>, KitError<G::Error>> {
+    // A move makes about ten events; room for them up front.
+    let mut events = Vec::with_capacity(16);
+    let state = judge_into(rules, state, ctx, action, &mut events)?;
+    Ok(KitPlan { state, events })
+}
+
+/// Judges `action` against `state` on a copy, recording every event into `events` as it
+/// happens (game and turn events interleaved, in order): the state after it, or why not — and
+/// then `events` is as it was.
+pub(crate) fn judge_into<G: KitGame>(
+    rules: &Rules,
+    state: &KitState<G>,
+    ctx: CommandContext,
+    action: &Action<G>,
+    events: &mut Vec<KitEvent<G>>,
+) -> Result<KitState<G>, KitError<G::Error>> {
     if state.result.is_some() {
         return Err(KitError::MatchOver);
     }
+    let recorded = events.len();
     let mut next = state.clone();
+    match play_on(rules, &mut next, ctx, action, events) {
+        Ok(()) => Ok(next),
+        Err(e) => {
+            events.truncate(recorded);
+            Err(e)
+        }
+    }
+}
+
+/// [`judge_into`], carried out on `state` itself: the copy kept is the state before, put back
+/// if the command is refused — the same one copy, and no moving the judged state into place.
+pub(crate) fn apply_in_place<G: KitGame>(
+    rules: &Rules,
+    state: &mut KitState<G>,
+    ctx: CommandContext,
+    action: &Action<G>,
+    events: &mut Vec<KitEvent<G>>,
+) -> Result<(), KitError<G::Error>> {
+    if state.result.is_some() {
+        return Err(KitError::MatchOver);
+    }
+    let recorded = events.len();
+    let before = state.clone();
+    play_on(rules, state, ctx, action, events).inspect_err(|_| {
+        *state = before;
+        events.truncate(recorded);
+    })
+}
+
+/// Runs `action` through the turn framework on `state`, which it changes as it goes: on a
+/// refusal `state` and `events` may be half-changed, so callers work on a copy or keep one.
+fn play_on<G: KitGame>(
+    rules: &Rules,
+    state: &mut KitState<G>,
+    ctx: CommandContext,
+    action: &Action<G>,
+    events: &mut Vec<KitEvent<G>>,
+) -> Result<(), KitError<G::Error>> {
     let KitState {
         board,
         turns,
         result,
         ..
-    } = &mut next;
+    } = state;
     let mut referee = Referee::<G> {
         board,
         result,
         target: None,
-        // A move makes about ten events; room for them up front.
-        events: Vec::with_capacity(16),
-        game_events: Vec::new(),
     };
-    let mut handle = turns.turns::<G::Move, ()>(&rules.turn_configs);
+    let mut handle =
+        turns.turns_into::<G::Move, (), _>(&rules.turn_configs, GameEvents::new(events));
     referee.apply(&mut handle, ctx, action)?;
-    referee.flush(&mut handle);
-    let events = referee.events;
-    next.deadline_tick = deadline(&next.turns, rules);
-    Ok(KitPlan {
-        state: next,
-        events,
-    })
+    drop(handle);
+    state.deadline_tick = deadline(&state.turns, rules);
+    Ok(())
 }
 
-/// The game logic behind the turn framework's signals for one command.
+/// The game logic behind the turn framework's signals for one command. Its events go where the
+/// handle records the framework's ([`GameEvents`]), so both are in the order they happened.
 struct Referee<'a, G: KitGame> {
     board: &'a mut G::Board,
     result: &'a mut Option<MatchResult<G::Win>>,
     /// What the `Play` being applied will do, found before the framework accepts it.
     target: Option<G::Target>,
-    /// Every event so far, game and turn events interleaved in the order they happened.
-    events: Vec<KitEvent<G>>,
-    /// The game's events of the move being applied, before they join `events`.
-    game_events: Vec<G::Event>,
 }
 
-type Handle<'t, G> = Turns<'t, <G as KitGame>::Move, ()>;
+type Handle<'t, 'e, G> = Turns<'t, <G as KitGame>::Move, (), GameEvents<'e, G>>;
 
 impl<G: KitGame> Referee<'_, G> {
     fn apply(
         &mut self,
-        turns: &mut Handle<'_, G>,
+        turns: &mut Handle<'_, '_, G>,
         ctx: CommandContext,
         action: &Action<G>,
     ) -> Result<(), KitError<G::Error>> {
@@ -128,7 +174,7 @@ impl<G: KitGame> Referee<'_, G> {
     /// seat.
     fn advance(
         &mut self,
-        turns: &mut Handle<'_, G>,
+        turns: &mut Handle<'_, '_, G>,
         ctx: CommandContext,
     ) -> Result<Seat, KitError<G::Error>> {
         // An untimed match keeps no tick in its state: the tick decides nothing there, and
@@ -143,31 +189,21 @@ impl<G: KitGame> Referee<'_, G> {
         ctx.seat.ok_or(KitError::SeatRequired)
     }
 
-    /// Moves the framework's events so far into the list, keeping the order of events.
-    fn flush(&mut self, turns: &mut Handle<'_, G>) {
-        self.events
-            .extend(turns.drain_events().map(|event| KitEvent::Turn { event }));
-    }
-
     /// Ends the match: records the result and stops the turn loop, so no further turn begins.
-    fn finish(&mut self, turns: &mut Handle<'_, G>, result: MatchResult<G::Win>) {
+    fn finish(&mut self, turns: &mut Handle<'_, '_, G>, result: MatchResult<G::Win>) {
         *self.result = Some(result.clone());
-        self.flush(turns);
-        self.events.push(KitEvent::match_ended(result));
+        turns.sink().record_end(result);
         // Only a fault already raised can make this fail; the command then fails with it.
         let _ = turns.stop_loop();
     }
 }
 
-impl<G: KitGame> TurnSignals<G::Move, ()> for Referee<'_, G> {
+impl<'e, G: KitGame> TurnSignals<G::Move, (), GameEvents<'e, G>> for Referee<'_, G> {
     /// Carries the move out, ends the match when the game says so, and ends the turn with
     /// `Play`: a move is complete at once.
-    fn on_play_command(&mut self, turns: &mut Handle<'_, G>, seat: Seat, _: &G::Move) {
+    fn on_play_command(&mut self, turns: &mut Handle<'_, '_, G>, seat: Seat, _: &G::Move) {
         if let Some(target) = self.target.take() {
-            let won = G::apply(self.board, seat, target, &mut self.game_events);
-            self.flush(turns);
-            self.events
-                .extend(self.game_events.drain(..).map(KitEvent::Game));
+            let won = G::apply(self.board, seat, target, turns.sink());
             if let Some(win) = won {
                 self.finish(turns, MatchResult::Game(win));
             }
@@ -180,7 +216,7 @@ impl<G: KitGame> TurnSignals<G::Move, ()> for Referee<'_, G> {
     /// the running turn order passes the turn to the other seat by itself.
     fn on_turn_ended(
         &mut self,
-        turns: &mut Handle<'_, G>,
+        turns: &mut Handle<'_, '_, G>,
         turn: &TurnData,
         reason: &TurnEndReason,
     ) {

@@ -567,8 +567,11 @@ impl<G: Game> Match<G> {
         };
         let content = &self.bundle.content;
         let resolver = LegalActionResolver::<G>::new(content, self.seats);
-        let plan = match resolver.check(&self.state, ctx, &envelope.action) {
-            Ok(plan) => plan,
+        // `apply_into` is check-then-commit (a game may do it in place, never differently): a
+        // refusal leaves the state as it was.
+        let mut events = Vec::new();
+        match resolver.apply_into(&mut self.state, ctx, &envelope.action, &mut events) {
+            Ok(()) => {}
             Err(CommandRefusal::Rule(rejection)) => {
                 if let Ok(action) = Fingerprint::of(&envelope.action) {
                     self.remembered.insert(
@@ -583,11 +586,10 @@ impl<G: Game> Match<G> {
                 return Err(CommandRefusal::Rule(rejection));
             }
             Err(other) => return Err(other),
-        };
-        // From here on the command is legal. Everything below is engine work whose only
+        }
+        // From here on the command is applied. Everything below is engine work whose only
         // possible failure is a game defect (a state without canonical form), which stops
         // the match instead of producing a receipt that could not be verified.
-        let mut events = G::commit(content, &mut self.state, ctx, plan);
         if self.format.is_lean() {
             // Signals are the rules' bookkeeping; format 3 receipts carry what clients render.
             events.retain(|event| !G::is_signal(event));

@@ -123,6 +123,7 @@ impl<G: Game> Driver<G> {
         tick: Tick,
         action: G::Action,
     ) -> Result<GameReceipt<G>, CommandRefusal> {
+        self.assert_apply_is_check_then_commit(seat, tick, &action);
         let envelope = CommandEnvelope {
             command_id,
             seat,
@@ -132,6 +133,62 @@ impl<G: Game> Driver<G> {
             action,
         };
         self.game.submit(envelope).map(|a| a.receipt.clone())
+    }
+
+    /// The promise of [`Game::apply`], checked before every command a test submits: on the
+    /// current state, the resolver's `apply_into` (the game's own `apply`, which the match runs)
+    /// accepts or refuses exactly as `check` then `commit`, reaching the same state with the
+    /// same events appended after what the list held — and a refusal leaves both untouched.
+    /// A disagreement is a defect of the game's `apply`; it panics, failing the test.
+    fn assert_apply_is_check_then_commit(
+        &self,
+        seat: Option<Seat>,
+        tick: Tick,
+        action: &G::Action,
+    ) {
+        let content = &self.game.bundle().content;
+        let resolver = self.game.resolver();
+        let ctx = CommandContext { seat, tick };
+        let mut planned_state = self.game.state().clone();
+        let planned = resolver
+            .check(&planned_state, ctx, action)
+            .map(|plan| G::commit(content, &mut planned_state, ctx, plan));
+        // The list holds something already, which `apply_into` must keep in front.
+        let held: Vec<G::Event> = match &planned {
+            Ok(events) => events.iter().take(1).cloned().collect(),
+            Err(_) => Vec::new(),
+        };
+        let mut applied_state = self.game.state().clone();
+        let mut events = held.clone();
+        let applied = resolver.apply_into(&mut applied_state, ctx, action, &mut events);
+        match (planned, applied) {
+            (Ok(planned_events), Ok(())) => {
+                assert!(
+                    events[..held.len()] == held[..] && events[held.len()..] == planned_events[..],
+                    "Game::apply recorded other events than check-then-commit"
+                );
+                assert!(
+                    applied_state == planned_state,
+                    "Game::apply reached another state than check-then-commit"
+                );
+            }
+            (Err(planned), Err(applied)) => {
+                assert_eq!(planned, applied, "Game::apply refused otherwise than check");
+                assert!(
+                    events == held,
+                    "a refused Game::apply changed the event list"
+                );
+                assert!(
+                    applied_state == *self.game.state(),
+                    "a refused Game::apply changed the state"
+                );
+            }
+            (planned, applied) => panic!(
+                "Game::apply and check-then-commit disagree: {:?} against {:?}",
+                planned.map(|_| "accepted"),
+                applied.map(|()| "accepted")
+            ),
+        }
     }
 
     /// Submits a command that must be refused and returns the refusal's code; an error if it
@@ -410,14 +467,18 @@ pub fn random_game<G: Game>(
     let mut state = G::setup(content, setup).map_err(|e| e.to_string())?;
     let resolver = LegalActionResolver::<G>::new(content, seats);
     let mut moves = 0;
+    // One list for every move's events: a game whose `apply` records in place allocates nothing
+    // per move once it has grown.
+    let mut events = Vec::new();
     while is_active::<G>(content, &state) {
         let (seat, action) = random_move::<G>(content, &state, seats, rng)?;
         let ctx = CommandContext {
             seat: Some(seat),
             tick: 0,
         };
+        events.clear();
         resolver
-            .apply(&mut state, ctx, &action)
+            .apply_into(&mut state, ctx, &action, &mut events)
             .map_err(|r| r.to_string())?;
         moves += 1;
     }

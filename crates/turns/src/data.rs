@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 use turnstile_core::Seat;
 
-use crate::event::TurnEvent;
+use crate::event::{TurnEvent, TurnEventSink};
 use crate::ids::{EntityId, TurnConfigId};
 
 /// Which interactions a turn suggests are allowed now. The framework enforces one thing with it:
@@ -102,13 +102,13 @@ impl TurnData {
     pub fn set_type<P, S>(
         &mut self,
         turn_type: TurnType,
-        events: &mut Vec<TurnEvent<P, S>>,
+        events: &mut impl TurnEventSink<P, S>,
     ) -> bool {
         if self.turn_type == turn_type {
             return false;
         }
         let previous = std::mem::replace(&mut self.turn_type, turn_type);
-        events.push(TurnEvent::TurnTypeChanged {
+        events.record(TurnEvent::TurnTypeChanged {
             previous,
             current: self.turn_type.clone(),
         });
@@ -120,18 +120,18 @@ impl TurnData {
     pub fn set_status<P, S>(
         &mut self,
         status: TurnStatus,
-        events: &mut Vec<TurnEvent<P, S>>,
+        events: &mut impl TurnEventSink<P, S>,
     ) -> bool {
         if self.status == status {
             return false;
         }
         let previous = std::mem::replace(&mut self.status, status);
-        events.push(TurnEvent::TurnStatusChanged {
+        events.record(TurnEvent::TurnStatusChanged {
             previous,
             current: status,
         });
         if status == TurnStatus::Active {
-            events.push(TurnEvent::TurnActivated {
+            events.record(TurnEvent::TurnActivated {
                 player: self.player,
                 entity: self.entity,
             });
@@ -149,7 +149,7 @@ impl TurnData {
     /// Restores `ticks` to 0 and replaces whichever fields `reset` names; emits
     /// [`TurnEvent::TurnTimerReset`], then the type and status events of any real change (so a
     /// client never misses a status change, whatever operation made it).
-    pub fn reset<P, S>(&mut self, reset: ResetTurn, events: &mut Vec<TurnEvent<P, S>>) {
+    pub fn reset<P, S>(&mut self, reset: ResetTurn, events: &mut impl TurnEventSink<P, S>) {
         let ResetTurn {
             config,
             turn_type,
@@ -167,7 +167,7 @@ impl TurnData {
             self.player = player;
         }
         self.ticks = 0;
-        events.push(TurnEvent::TurnTimerReset);
+        events.record(TurnEvent::TurnTimerReset);
         if let Some(turn_type) = turn_type {
             self.set_type(turn_type, events);
         }

@@ -11,6 +11,24 @@ use crate::data::{TurnEndReason, TurnStatus, TurnType};
 use crate::ids::{CommanderId, EntityId};
 use crate::order::SkipReason;
 
+/// Where a [`Turns`](crate::Turns) handle records the events it emits, in the order they
+/// happen.
+///
+/// A handle records into a list of its own unless it is given another sink
+/// ([`MatchTurns::turns_into`](crate::MatchTurns::turns_into)): a game whose own event type
+/// wraps turn events gives its event list, so each event is written once, where the receipt
+/// reads it, and no second list is filled, drained and moved per command.
+pub trait TurnEventSink<P, S> {
+    /// Records `event` after every event recorded before it.
+    fn record(&mut self, event: TurnEvent<P, S>);
+}
+
+impl<P, S> TurnEventSink<P, S> for Vec<TurnEvent<P, S>> {
+    fn record(&mut self, event: TurnEvent<P, S>) {
+        self.push(event);
+    }
+}
+
 /// Something that happened to the turn state. `P` and `S` are the game's `Play` and `Skip`
 /// command data. In JSON: `{"type": "turnEnded", "turnIndex": 3, ...}`.
 ///

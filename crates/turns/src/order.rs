@@ -6,6 +6,7 @@
 //! [`Turns`](crate::Turns), which owns the signals.
 
 use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
 use std::cmp::Reverse;
 use std::sync::Arc;
 use turnstile_core::Seat;
@@ -136,6 +137,10 @@ impl Registration {
     }
 }
 
+/// The commanders still to act in this round, in visiting order. Up to four live inside the
+/// state (every shipped game has two), so copying the state for a command allocates nothing.
+pub(crate) type Remaining = SmallVec<[CommanderId; 4]>;
+
 /// The commander loop's state: who is registered, who waits to join, what is left of the round,
 /// who is acting.
 ///
@@ -154,7 +159,7 @@ pub struct TurnOrder {
     pub(crate) recompute_at: RecomputeAt,
     #[serde(with = "shared_list")]
     pub(crate) registered: Arc<Vec<Registration>>,
-    pub(crate) remaining: Vec<CommanderId>,
+    pub(crate) remaining: Remaining,
     pub(crate) round: u64,
     pub(crate) running: bool,
 }

@@ -6,6 +6,7 @@
 //! can't be bypassed.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use smallvec::SmallVec;
 use std::collections::{BTreeMap, BTreeSet};
 use turnstile_core::{Seat, Tick};
 
@@ -13,7 +14,7 @@ use crate::command::TurnCommand;
 use crate::config::{TurnConfig, TurnConfigs};
 use crate::data::{TurnData, TurnStatus, TurnType};
 use crate::error::TurnError;
-use crate::event::TurnEvent;
+use crate::event::{TurnEvent, TurnEventSink};
 use crate::order::{RecomputeAt, TurnOrder};
 use crate::turns::{TurnSignals, Turns};
 
@@ -140,9 +141,14 @@ impl TurnClock {
 
 /// Each seat's data, in seat order: a sorted list (a match has a handful of seats), written in
 /// JSON as the map `{"0": {...}, "1": {...}}`. Cheaper to copy and drop than a `BTreeMap`, which
-/// matters because the state is copied for every command judged on a copy.
+/// matters because the state is copied for every command judged on a copy; up to
+/// [`INLINE_SEATS`] seats it lives inside the state, so that copy allocates nothing.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub(crate) struct SeatTable(Vec<(Seat, TurnData)>);
+pub(crate) struct SeatTable(SmallVec<[(Seat, TurnData); INLINE_SEATS]>);
+
+/// Seats whose data a state holds without a heap allocation: the two of every two-seat game.
+/// More seats work alike, their table on the heap.
+const INLINE_SEATS: usize = 2;
 
 impl SeatTable {
     fn new(seats: impl IntoIterator<Item = Seat>) -> Self {
@@ -255,6 +261,16 @@ impl MatchTurns {
     /// `S` are the game's `Play` and `Skip` data.
     pub fn turns<'a, P, S>(&'a mut self, configs: &'a TurnConfigs) -> Turns<'a, P, S> {
         Turns::new(self, configs)
+    }
+
+    /// A handle like [`turns`](Self::turns) that records its events into `sink` instead of a
+    /// list of its own (see [`TurnEventSink`]); [`Turns::into_sink`] gives it back.
+    pub fn turns_into<'a, P, S, K: TurnEventSink<P, S>>(
+        &'a mut self,
+        configs: &'a TurnConfigs,
+        sink: K,
+    ) -> Turns<'a, P, S, K> {
+        Turns::with_sink(self, configs, sink)
     }
 
     /// Shorthand: advances the clock to `tick` (see [`Turns::advance_to`]) and returns the events.

@@ -18,10 +18,11 @@ use crate::command::TurnCommand;
 use crate::config::TurnConfigs;
 use crate::data::{ResetTurn, TurnData, TurnEndReason, TurnStatus, TurnType};
 use crate::error::TurnError;
-use crate::event::TurnEvent;
+use crate::event::{TurnEvent, TurnEventSink};
 use crate::ids::CommanderId;
 use crate::order::{Commander, LoopOutcome, RecomputeAt, SkipReason, TurnOrder};
 use crate::state::{MatchTurns, TurnClock};
+use std::marker::PhantomData;
 
 /// How deep signals may nest (a signal calling an operation that calls a signal …).
 pub const MAX_SIGNAL_DEPTH: u32 = 32;
@@ -54,17 +55,17 @@ pub const MAX_ACTIVATIONS_PER_OPERATION: u32 = 1024;
 ///     }
 /// }
 /// ```
-pub trait TurnSignals<P, S> {
+pub trait TurnSignals<P, S, K = Vec<TurnEvent<P, S>>> {
     /// A turn began (the seed 001 begin-turn hook: draw a card, tick poison). The new turn is
     /// `turns.clock().current()`, its index `turns.clock().turn_index()`.
-    fn on_turn_began(&mut self, _turns: &mut Turns<'_, P, S>) {}
+    fn on_turn_began(&mut self, _turns: &mut Turns<'_, P, S, K>) {}
 
     /// A turn ended with `reason`; `turn` is its data as it ended (already accumulated into its
     /// seat; the turn index still names it). Passing the turn to the next seat happens here,
     /// unless a running [`TurnOrder`] does it.
     fn on_turn_ended(
         &mut self,
-        _turns: &mut Turns<'_, P, S>,
+        _turns: &mut Turns<'_, P, S, K>,
         _turn: &TurnData,
         _reason: &TurnEndReason,
     ) {
@@ -72,11 +73,11 @@ pub trait TurnSignals<P, S> {
 
     /// A `Play` from `seat` was accepted; the turn is now `Resolving`. End it with
     /// [`TurnEndReason::Play`] for a move complete at once, or later with [`Turns::resolve`].
-    fn on_play_command(&mut self, _turns: &mut Turns<'_, P, S>, _seat: Seat, _data: &P) {}
+    fn on_play_command(&mut self, _turns: &mut Turns<'_, P, S, K>, _seat: Seat, _data: &P) {}
 
     /// A `Skip` from `seat` was accepted; the turn ends with `Skip` when this returns (unless the
     /// game ended it already).
-    fn on_skip_command(&mut self, _turns: &mut Turns<'_, P, S>, _seat: Seat, _data: &S) {}
+    fn on_skip_command(&mut self, _turns: &mut Turns<'_, P, S, K>, _seat: Seat, _data: &S) {}
 
     /// The turn order asks whether `commander` can act now (alive, not stunned). A refusal skips
     /// it for this round and is recorded as [`TurnEvent::CommanderSkipped`].
@@ -94,17 +95,18 @@ pub trait TurnSignals<P, S> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct NoSignals;
 
-impl<P, S> TurnSignals<P, S> for NoSignals {}
+impl<P, S, K> TurnSignals<P, S, K> for NoSignals {}
 
 /// A handle that changes a [`MatchTurns`] for one command and collects the events. Get one with
 /// [`MatchTurns::turns`]; take the events with [`Turns::into_events`].
 ///
 /// Operations that validate their input refuse without changing anything.
 #[derive(Debug)]
-pub struct Turns<'a, P, S> {
+pub struct Turns<'a, P, S, K = Vec<TurnEvent<P, S>>> {
     state: &'a mut MatchTurns,
     configs: &'a TurnConfigs,
-    events: Vec<TurnEvent<P, S>>,
+    events: K,
+    marker: PhantomData<fn(P, S)>,
     depth: u32,
     activations: u32,
     follow_up: bool,
@@ -113,12 +115,42 @@ pub struct Turns<'a, P, S> {
 
 impl<'a, P, S> Turns<'a, P, S> {
     pub(crate) fn new(state: &'a mut MatchTurns, configs: &'a TurnConfigs) -> Self {
+        // A command's transition usually makes several events (a turn ends, the next begins):
+        // room for them up front.
+        Self::with_sink(state, configs, Vec::with_capacity(8))
+    }
+}
+
+impl<P, S> Turns<'_, P, S> {
+    /// The events so far.
+    pub fn events(&self) -> &[TurnEvent<P, S>] {
+        &self.events
+    }
+
+    /// Takes the events so far, leaving the list empty.
+    pub fn take_events(&mut self) -> Vec<TurnEvent<P, S>> {
+        std::mem::take(&mut self.events)
+    }
+
+    /// Removes the events so far, in order, keeping the list's storage for the next ones: for
+    /// game logic that interleaves its own events with the framework's many times per command.
+    pub fn drain_events(&mut self) -> std::vec::Drain<'_, TurnEvent<P, S>> {
+        self.events.drain(..)
+    }
+
+    /// Ends the handle, returning its events.
+    pub fn into_events(self) -> Vec<TurnEvent<P, S>> {
+        self.events
+    }
+}
+
+impl<'a, P, S, K> Turns<'a, P, S, K> {
+    pub(crate) fn with_sink(state: &'a mut MatchTurns, configs: &'a TurnConfigs, sink: K) -> Self {
         Self {
             state,
             configs,
-            // A command's transition usually makes several events (a turn ends, the next
-            // begins): room for them up front.
-            events: Vec::with_capacity(8),
+            events: sink,
+            marker: PhantomData,
             depth: 0,
             activations: 0,
             follow_up: false,
@@ -127,7 +159,7 @@ impl<'a, P, S> Turns<'a, P, S> {
     }
 }
 
-impl<P: Clone, S: Clone> Turns<'_, P, S> {
+impl<P: Clone, S: Clone, K: TurnEventSink<P, S>> Turns<'_, P, S, K> {
     // ----- reading ------------------------------------------------------------------------
 
     /// The whole state.
@@ -150,24 +182,14 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
         self.configs
     }
 
-    /// The events so far.
-    pub fn events(&self) -> &[TurnEvent<P, S>] {
-        &self.events
+    /// Where the events go: a game that gave the handle its own sink
+    /// ([`MatchTurns::turns_into`]) records its own events there too, between the framework's.
+    pub fn sink(&mut self) -> &mut K {
+        &mut self.events
     }
 
-    /// Takes the events so far, leaving the list empty.
-    pub fn take_events(&mut self) -> Vec<TurnEvent<P, S>> {
-        std::mem::take(&mut self.events)
-    }
-
-    /// Removes the events so far, in order, keeping the list's storage for the next ones: for
-    /// game logic that interleaves its own events with the framework's many times per command.
-    pub fn drain_events(&mut self) -> std::vec::Drain<'_, TurnEvent<P, S>> {
-        self.events.drain(..)
-    }
-
-    /// Ends the handle, returning its events.
-    pub fn into_events(self) -> Vec<TurnEvent<P, S>> {
+    /// Ends the handle, returning its sink.
+    pub fn into_sink(self) -> K {
         self.events
     }
 
@@ -203,7 +225,7 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
     /// tick; `nested_clock_advance` from inside a signal.
     pub fn advance_to<G>(&mut self, signals: &mut G, tick: Tick) -> Result<(), TurnError>
     where
-        G: TurnSignals<P, S> + ?Sized,
+        G: TurnSignals<P, S, K> + ?Sized,
     {
         self.run(signals, |t, g| t.advance_to_inner(g, tick))
     }
@@ -214,7 +236,7 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
     /// animates tick by tick may use it too.
     pub fn step<G>(&mut self, signals: &mut G) -> Result<(), TurnError>
     where
-        G: TurnSignals<P, S> + ?Sized,
+        G: TurnSignals<P, S, K> + ?Sized,
     {
         self.run(signals, |t, g| t.step_inner(g))
     }
@@ -233,7 +255,7 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
         tick: Tick,
     ) -> Result<(), TurnError>
     where
-        G: TurnSignals<P, S> + ?Sized,
+        G: TurnSignals<P, S, K> + ?Sized,
     {
         self.run(signals, |t, g| t.timeout_inner(g, turn_index, tick))
     }
@@ -254,7 +276,7 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
         takeover_tick: Tick,
     ) -> Result<(), TurnError>
     where
-        G: TurnSignals<P, S> + ?Sized,
+        G: TurnSignals<P, S, K> + ?Sized,
     {
         self.run(signals, |t, g| {
             t.resume_inner(g, last_heartbeat_tick, takeover_tick)
@@ -273,7 +295,7 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
         command: TurnCommand<P, S>,
     ) -> Result<(), TurnError>
     where
-        G: TurnSignals<P, S> + ?Sized,
+        G: TurnSignals<P, S, K> + ?Sized,
     {
         match command {
             TurnCommand::Play(data) => self.play(signals, seat, data),
@@ -285,7 +307,7 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
     /// (its timer stops), then [`TurnSignals::on_play_command`] runs.
     pub fn play<G>(&mut self, signals: &mut G, seat: Seat, data: P) -> Result<(), TurnError>
     where
-        G: TurnSignals<P, S> + ?Sized,
+        G: TurnSignals<P, S, K> + ?Sized,
     {
         self.run(signals, |t, g| t.play_inner(g, seat, data))
     }
@@ -295,7 +317,7 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
     /// ended it).
     pub fn skip<G>(&mut self, signals: &mut G, seat: Seat, data: S) -> Result<(), TurnError>
     where
-        G: TurnSignals<P, S> + ?Sized,
+        G: TurnSignals<P, S, K> + ?Sized,
     {
         self.run(signals, |t, g| t.skip_inner(g, seat, data))
     }
@@ -304,7 +326,7 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
     /// `Resolved`. `not_resolving` otherwise.
     pub fn resolve<G>(&mut self, signals: &mut G) -> Result<(), TurnError>
     where
-        G: TurnSignals<P, S> + ?Sized,
+        G: TurnSignals<P, S, K> + ?Sized,
     {
         self.run(signals, |t, g| t.resolve_inner(g))
     }
@@ -316,7 +338,7 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
     /// and [`TurnSignals::on_turn_ended`] runs. `no_turn_in_progress` if none is.
     pub fn end_turn<G>(&mut self, signals: &mut G, reason: TurnEndReason) -> Result<(), TurnError>
     where
-        G: TurnSignals<P, S> + ?Sized,
+        G: TurnSignals<P, S, K> + ?Sized,
     {
         self.run(signals, |t, g| t.end_turn_inner(g, reason))
     }
@@ -326,7 +348,7 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
     /// runs. `turn_in_progress` if a turn has not ended yet (end it first, with a reason).
     pub fn begin_turn<G>(&mut self, signals: &mut G, reset: ResetTurn) -> Result<(), TurnError>
     where
-        G: TurnSignals<P, S> + ?Sized,
+        G: TurnSignals<P, S, K> + ?Sized,
     {
         self.run(signals, |t, g| t.begin_inner(g, reset))
     }
@@ -337,7 +359,7 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
     /// [`begin_turn`](Self::begin_turn) does.
     pub fn reset<G>(&mut self, signals: &mut G, reset: ResetTurn) -> Result<(), TurnError>
     where
-        G: TurnSignals<P, S> + ?Sized,
+        G: TurnSignals<P, S, K> + ?Sized,
     {
         self.run(signals, |t, g| t.reset_inner(g, reset))
     }
@@ -357,7 +379,7 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
     /// index); `Inactive` pauses the turn without ending it; `Resolving` needs a turn in progress.
     pub fn set_status<G>(&mut self, signals: &mut G, status: TurnStatus) -> Result<(), TurnError>
     where
-        G: TurnSignals<P, S> + ?Sized,
+        G: TurnSignals<P, S, K> + ?Sized,
     {
         self.run(signals, |t, g| t.set_status_inner(g, status))
     }
@@ -386,11 +408,11 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
         id: &CommanderId,
     ) -> Result<(), TurnError>
     where
-        G: TurnSignals<P, S> + ?Sized,
+        G: TurnSignals<P, S, K> + ?Sized,
     {
         self.run(signals, |t, g| {
             let was_acting = t.state.order.take_out(id)?;
-            t.events.push(TurnEvent::CommanderRemoved {
+            t.events.record(TurnEvent::CommanderRemoved {
                 commander: id.clone(),
             });
             if was_acting {
@@ -406,7 +428,7 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
         self.check_fault()?;
         let previous = self.state.order.set_priority(id, priority)?;
         if previous != priority {
-            self.events.push(TurnEvent::CommanderPriorityChanged {
+            self.events.record(TurnEvent::CommanderPriorityChanged {
                 commander: id.clone(),
                 previous,
                 current: priority,
@@ -420,7 +442,7 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
     /// otherwise the loop waits for the turn in progress (an intro countdown) to end.
     pub fn start_loop<G>(&mut self, signals: &mut G) -> Result<LoopOutcome, TurnError>
     where
-        G: TurnSignals<P, S> + ?Sized,
+        G: TurnSignals<P, S, K> + ?Sized,
     {
         self.run(signals, |t, g| {
             t.state.order.running = true;
@@ -450,7 +472,7 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
     /// With no commander at all it returns [`Idle`](LoopOutcome::Idle) and changes nothing.
     pub fn advance_loop<G>(&mut self, signals: &mut G) -> Result<LoopOutcome, TurnError>
     where
-        G: TurnSignals<P, S> + ?Sized,
+        G: TurnSignals<P, S, K> + ?Sized,
     {
         self.run(signals, |t, g| {
             if t.state.clock.in_progress {
@@ -471,7 +493,7 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
         op: impl FnOnce(&mut Self, &mut G) -> Result<R, TurnError>,
     ) -> Result<R, TurnError>
     where
-        G: TurnSignals<P, S> + ?Sized,
+        G: TurnSignals<P, S, K> + ?Sized,
     {
         self.check_fault()?;
         let outermost = self.depth == 0;
@@ -510,7 +532,7 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
         call: impl FnOnce(&mut G, &mut Self),
     ) -> Result<(), TurnError>
     where
-        G: TurnSignals<P, S> + ?Sized,
+        G: TurnSignals<P, S, K> + ?Sized,
     {
         if self.depth >= MAX_SIGNAL_DEPTH {
             return Err(self.fail(TurnError::SignalDepthExceeded {
@@ -538,7 +560,7 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
     /// Iterative, so a chain of turns ending at once never deepens the stack.
     fn settle<G>(&mut self, signals: &mut G) -> Result<(), TurnError>
     where
-        G: TurnSignals<P, S> + ?Sized,
+        G: TurnSignals<P, S, K> + ?Sized,
     {
         while std::mem::take(&mut self.follow_up) {
             if self.state.order.running && !self.state.clock.in_progress {
@@ -550,7 +572,7 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
 
     fn advance_to_inner<G>(&mut self, signals: &mut G, tick: Tick) -> Result<(), TurnError>
     where
-        G: TurnSignals<P, S> + ?Sized,
+        G: TurnSignals<P, S, K> + ?Sized,
     {
         if self.depth > 0 {
             return Err(TurnError::NestedClockAdvance);
@@ -582,7 +604,7 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
 
     fn step_inner<G>(&mut self, signals: &mut G) -> Result<(), TurnError>
     where
-        G: TurnSignals<P, S> + ?Sized,
+        G: TurnSignals<P, S, K> + ?Sized,
     {
         if self.depth > 0 {
             return Err(TurnError::NestedClockAdvance);
@@ -611,7 +633,7 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
         tick: Tick,
     ) -> Result<(), TurnError>
     where
-        G: TurnSignals<P, S> + ?Sized,
+        G: TurnSignals<P, S, K> + ?Sized,
     {
         let clock = &self.state.clock;
         clock.check_timeout(turn_index)?;
@@ -639,7 +661,7 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
         takeover_tick: Tick,
     ) -> Result<(), TurnError>
     where
-        G: TurnSignals<P, S> + ?Sized,
+        G: TurnSignals<P, S, K> + ?Sized,
     {
         if self.depth > 0 {
             return Err(TurnError::NestedClockAdvance);
@@ -663,7 +685,7 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
         let clock = &mut self.state.clock;
         clock.last_tick = takeover_tick;
         clock.paused_ticks = clock.paused_ticks.saturating_add(shift_ticks);
-        self.events.push(TurnEvent::ClockResumed {
+        self.events.record(TurnEvent::ClockResumed {
             outage_start_tick,
             takeover_tick,
             shift_ticks,
@@ -673,10 +695,10 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
 
     fn play_inner<G>(&mut self, signals: &mut G, seat: Seat, data: P) -> Result<(), TurnError>
     where
-        G: TurnSignals<P, S> + ?Sized,
+        G: TurnSignals<P, S, K> + ?Sized,
     {
         self.state.check_play(seat)?;
-        self.events.push(TurnEvent::PlayCommandReceived {
+        self.events.record(TurnEvent::PlayCommandReceived {
             seat,
             data: data.clone(),
         });
@@ -686,10 +708,10 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
 
     fn skip_inner<G>(&mut self, signals: &mut G, seat: Seat, data: S) -> Result<(), TurnError>
     where
-        G: TurnSignals<P, S> + ?Sized,
+        G: TurnSignals<P, S, K> + ?Sized,
     {
         self.state.check_skip(self.configs, seat)?;
-        self.events.push(TurnEvent::SkipCommandReceived {
+        self.events.record(TurnEvent::SkipCommandReceived {
             seat,
             data: data.clone(),
         });
@@ -704,7 +726,7 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
 
     fn resolve_inner<G>(&mut self, signals: &mut G) -> Result<(), TurnError>
     where
-        G: TurnSignals<P, S> + ?Sized,
+        G: TurnSignals<P, S, K> + ?Sized,
     {
         let clock = &self.state.clock;
         if !clock.in_progress {
@@ -718,7 +740,7 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
 
     fn end_turn_inner<G>(&mut self, signals: &mut G, reason: TurnEndReason) -> Result<(), TurnError>
     where
-        G: TurnSignals<P, S> + ?Sized,
+        G: TurnSignals<P, S, K> + ?Sized,
     {
         let clock = &mut self.state.clock;
         if !clock.in_progress {
@@ -740,7 +762,7 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
                 clock.timeouts_in_a_row.remove(&seat);
             }
         }
-        self.events.push(TurnEvent::TurnEnded {
+        self.events.record(TurnEvent::TurnEnded {
             turn_index: clock.turn_index,
             player: ended.player,
             entity: ended.entity,
@@ -756,7 +778,7 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
 
     fn begin_inner<G>(&mut self, signals: &mut G, reset: ResetTurn) -> Result<(), TurnError>
     where
-        G: TurnSignals<P, S> + ?Sized,
+        G: TurnSignals<P, S, K> + ?Sized,
     {
         if self.state.clock.in_progress {
             return Err(TurnError::TurnInProgress {
@@ -768,7 +790,7 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
 
     fn reset_inner<G>(&mut self, signals: &mut G, mut reset: ResetTurn) -> Result<(), TurnError>
     where
-        G: TurnSignals<P, S> + ?Sized,
+        G: TurnSignals<P, S, K> + ?Sized,
     {
         if let Some(Some(id)) = &reset.config {
             self.configs.resolve(id)?;
@@ -796,7 +818,7 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
 
     fn set_status_inner<G>(&mut self, signals: &mut G, status: TurnStatus) -> Result<(), TurnError>
     where
-        G: TurnSignals<P, S> + ?Sized,
+        G: TurnSignals<P, S, K> + ?Sized,
     {
         let clock = &self.state.clock;
         if clock.current.status == status {
@@ -820,7 +842,7 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
         opening: bool,
     ) -> Result<(), TurnError>
     where
-        G: TurnSignals<P, S> + ?Sized,
+        G: TurnSignals<P, S, K> + ?Sized,
     {
         let clock = &mut self.state.clock;
         clock.current.set_status(status, &mut self.events);
@@ -829,7 +851,7 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
         }
         clock.turn_index = clock.turn_index.saturating_add(1);
         clock.in_progress = true;
-        self.events.push(TurnEvent::TurnBegan {
+        self.events.record(TurnEvent::TurnBegan {
             turn_index: clock.turn_index,
             player: clock.current.player,
             entity: clock.current.entity,
@@ -839,7 +861,7 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
 
     fn advance_loop_inner<G>(&mut self, signals: &mut G) -> Result<LoopOutcome, TurnError>
     where
-        G: TurnSignals<P, S> + ?Sized,
+        G: TurnSignals<P, S, K> + ?Sized,
     {
         let mut fresh_round = false;
         loop {
@@ -847,19 +869,19 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
                 let order = &mut self.state.order;
                 if fresh_round {
                     self.events
-                        .push(TurnEvent::TurnOrderStalled { round: order.round });
+                        .record(TurnEvent::TurnOrderStalled { round: order.round });
                     return Ok(LoopOutcome::Stalled { round: order.round });
                 }
                 let round = order.round.saturating_add(1);
                 for commander in order.join_pending() {
                     self.events
-                        .push(TurnEvent::CommanderJoined { commander, round });
+                        .record(TurnEvent::CommanderJoined { commander, round });
                 }
                 if order.registered.is_empty() {
                     return Ok(LoopOutcome::Idle);
                 }
                 order.round = round;
-                self.events.push(TurnEvent::RoundStarted { round });
+                self.events.record(TurnEvent::RoundStarted { round });
                 if order.recompute_at != RecomputeAt::Never {
                     self.recompute_priorities(signals);
                 }
@@ -880,7 +902,7 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
                 continue;
             };
             if let Err(reason) = signals.can_act(commander) {
-                self.events.push(TurnEvent::CommanderSkipped {
+                self.events.record(TurnEvent::CommanderSkipped {
                     commander: id,
                     reason,
                 });
@@ -904,7 +926,7 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
 
     fn recompute_priorities<G>(&mut self, signals: &mut G)
     where
-        G: TurnSignals<P, S> + ?Sized,
+        G: TurnSignals<P, S, K> + ?Sized,
     {
         // Ask first, change after: the registered commanders are shared between copies of the
         // state and are copied only if a priority really changes.
@@ -920,7 +942,7 @@ impl<P: Clone, S: Clone> Turns<'_, P, S> {
         let registered = std::sync::Arc::make_mut(&mut self.state.order.registered);
         for (i, priority) in changed {
             let commander = &mut registered[i].commander;
-            self.events.push(TurnEvent::CommanderPriorityChanged {
+            self.events.record(TurnEvent::CommanderPriorityChanged {
                 commander: commander.id.clone(),
                 previous: commander.priority,
                 current: priority,

@@ -4,11 +4,10 @@
 //! What it pins (issue 14): fingerprinting a state, its view and a receipt's hashed fields with a
 //! reused `Fingerprinter` allocates nothing once its buffers have grown (the lean board and the
 //! board view are written from the bitboards, no strings built); and a move on the bare rules —
-//! the resolver's `apply` on a warm state — stays within a few allocations. The bare move is not
-//! yet allocation-free: `Game::commit` returns the events as a `Vec`, the kit judges on a copy
-//! of the state (its per-seat data is a `Vec`) and the turn framework collects its events in a
-//! list of its own (docs/benchmarks.md says what reaching zero would take). The ceiling below
-//! is today's count, so any new allocation on the path fails here.
+//! the resolver's `apply_into` with a reused event list — allocates nothing at all until the
+//! move that wins: the kit records game and turn events straight into the caller's list
+//! (`GameEvents`), and the copy it judges on keeps its per-seat data and the round's
+//! commanders inline.
 //!
 //! Everything runs in one test function: the allocator is global, and tests of one binary run
 //! on several threads.
@@ -25,9 +24,9 @@ use turnstile_mnk::MatchConfig;
 #[global_allocator]
 static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
 
-/// Allocations a bare move may make today (see the file's doc): the events list, the copy of
-/// the per-seat data and of the round's remaining commanders, the turn framework's own list.
-const BARE_MOVE_CEILING: u64 = 6;
+/// Allocations of the move that wins: the line's cells, kept in the state's result and in the
+/// `matchEnded` event.
+const WINNING_MOVE_CEILING: usize = 2;
 
 /// The columns of a fixed game that ends in a line for seat 0 on move 7.
 const GAME: [u16; 7] = [0, 1, 0, 1, 0, 1, 0];
@@ -105,18 +104,63 @@ fn hot_paths_allocate_what_they_must_and_no_more() {
     }
     assert_eq!(region.change().allocations, 0, "building a view allocated");
 
-    // Bare moves: a handful each, never more than today.
+    // Bare moves through `apply_into` with one reused event list: none at all while the game
+    // goes on; the winning move builds its line (kept in the result and in `matchEnded`).
     let games = 100;
     let mut states: Vec<_> = (0..games).map(|_| fresh()).collect();
-    let region = Region::new(GLOBAL);
+    let mut events = Vec::with_capacity(32);
+    let (mut steady, mut winning) = (0, 0);
     for state in &mut states {
-        play(state);
+        for (i, column) in GAME.into_iter().enumerate() {
+            let seat = state.to_move().unwrap();
+            let ctx = CommandContext {
+                seat: Some(seat),
+                tick: 0,
+            };
+            events.clear();
+            let region = Region::new(GLOBAL);
+            resolver
+                .apply_into(
+                    state,
+                    ctx,
+                    &turnstile_mnk::Action::Play(column),
+                    &mut events,
+                )
+                .unwrap();
+            let allocations = region.change().allocations;
+            if i + 1 < GAME.len() {
+                steady += allocations;
+            } else {
+                winning += allocations;
+            }
+        }
+        assert!(state.result().is_some(), "the fixed game ends in a line");
     }
-    let moves = (games * GAME.len()) as u64;
+    assert_eq!(steady, 0, "bare moves that do not end the game allocated");
+    assert!(
+        winning <= WINNING_MOVE_CEILING * games,
+        "{games} winning moves allocated {winning} times, more than {WINNING_MOVE_CEILING} each"
+    );
+
+    // The resolver's `apply`, which returns a new list of events: that list, and nothing else.
+    let mut state = fresh();
+    let region = Region::new(GLOBAL);
+    for column in &GAME[..GAME.len() - 1] {
+        let seat = state.to_move().unwrap();
+        let ctx = CommandContext {
+            seat: Some(seat),
+            tick: 0,
+        };
+        std::hint::black_box(
+            resolver
+                .apply(&mut state, ctx, &turnstile_mnk::Action::Play(*column))
+                .unwrap(),
+        );
+    }
+    let moves = GAME.len() as u64 - 1;
     let allocations = region.change().allocations as u64;
     assert!(
-        allocations <= BARE_MOVE_CEILING * moves,
-        "{moves} bare moves allocated {allocations} times, more than {BARE_MOVE_CEILING} a move"
+        allocations <= moves * 4,
+        "{moves} moves through `apply` allocated {allocations} times: more than their event lists"
     );
-    eprintln!("{moves} bare moves: {allocations} allocations");
 }

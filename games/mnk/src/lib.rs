@@ -32,7 +32,7 @@ use serde::de::DeserializeOwned;
 use serde::ser::SerializeStruct;
 use serde::{Deserialize, Serialize, Serializer};
 use turnstile_core::{BundleSource, ContentBundle, ContentProblem, ParamSpec, Seat};
-use turnstile_kit::{KitGame, KitWin};
+use turnstile_kit::{GameEvents, KitGame, KitWin};
 
 pub use board::{Board, Cell};
 pub use bot::{Searchable, StrongBot};
@@ -225,7 +225,7 @@ impl<V: Variant> KitGame for Mnk<V> {
         board: &mut Board,
         seat: Seat,
         cell: Cell,
-        events: &mut Vec<MnkEvent>,
+        events: &mut GameEvents<'_, Self>,
     ) -> Option<MnkWin> {
         board.place(cell, seat);
         events.push(MnkEvent::PiecePlaced {

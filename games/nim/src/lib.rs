@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 use turnstile_core::{ParamRange, ParamSpec, Seat};
-use turnstile_kit::{Kit, KitGame, KitWin, RuleCode};
+use turnstile_kit::{GameEvents, Kit, KitGame, KitWin, RuleCode};
 
 /// Stones on the pile when a match starts.
 pub const STONES: u16 = 21;
@@ -125,7 +125,7 @@ impl KitGame for Nim {
         pile: &mut Pile,
         seat: Seat,
         count: u16,
-        events: &mut Vec<NimEvent>,
+        events: &mut GameEvents<'_, Self>,
     ) -> Option<NimWin> {
         pile.stones -= count;
         let left = pile.stones;
