@@ -86,11 +86,35 @@ pub(crate) fn apply_in_place<G: KitGame>(
         return Err(KitError::MatchOver);
     }
     let recorded = events.len();
+    if plays_untimed(rules, state, action) {
+        // Nothing to put back: see `plays_untimed`.
+        return play_on(rules, state, ctx, action, events).inspect_err(|_| {
+            events.truncate(recorded);
+        });
+    }
     let before = state.clone();
     play_on(rules, state, ctx, action, events).inspect_err(|_| {
         *state = before;
         events.truncate(recorded);
     })
+}
+
+/// Whether `action` is a `Play` in a match whose clock can't run out, while a turn is in
+/// progress: the common move, which needs no copy of the state to be refused safely.
+///
+/// Why. With no timer anywhere, the clock does not advance, so every refusal of a `Play` comes
+/// before anything changes: the seat is required, the turn must be the seat's `Play` turn
+/// (`check_play`), and the game's `check` must pass. After them each step is one that cannot
+/// fail: the turn in progress becomes `Resolving` and ends with `Play` (it is in progress), the
+/// game's `apply` cannot fail, and the next commander's turn begins — one activation, signals
+/// three deep, and its config resolves, since `can_time_out` answered `false` only after
+/// resolving the config of the current turn and of every commander. The test driver checks
+/// every game's `apply` against check-then-commit on refusals too, on timed and untimed
+/// configs.
+fn plays_untimed<G: KitGame>(rules: &Rules, state: &KitState<G>, action: &Action<G>) -> bool {
+    matches!(action, Action::Play(_))
+        && state.turns.clock().turn_in_progress()
+        && !state.turns.can_time_out(&rules.turn_configs)
 }
 
 /// Runs `action` through the turn framework on `state`, which it changes as it goes: on a
