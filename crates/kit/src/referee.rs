@@ -63,8 +63,9 @@ pub(crate) fn judge_into<G: KitGame>(
         return Err(KitError::MatchOver);
     }
     let recorded = events.len();
+    let clock_runs = state.turns.can_time_out(&rules.turn_configs);
     let mut next = state.clone();
-    match play_on(rules, &mut next, ctx, action, events) {
+    match play_on(rules, &mut next, clock_runs, ctx, action, events) {
         Ok(()) => Ok(next),
         Err(e) => {
             events.truncate(recorded);
@@ -86,21 +87,22 @@ pub(crate) fn apply_in_place<G: KitGame>(
         return Err(KitError::MatchOver);
     }
     let recorded = events.len();
-    if plays_untimed(rules, state, action) {
+    let clock_runs = state.turns.can_time_out(&rules.turn_configs);
+    if plays_untimed(clock_runs, state, action) {
         // Nothing to put back: see `plays_untimed`.
-        return play_on(rules, state, ctx, action, events).inspect_err(|_| {
+        return play_on(rules, state, clock_runs, ctx, action, events).inspect_err(|_| {
             events.truncate(recorded);
         });
     }
     let before = state.clone();
-    play_on(rules, state, ctx, action, events).inspect_err(|_| {
+    play_on(rules, state, clock_runs, ctx, action, events).inspect_err(|_| {
         *state = before;
         events.truncate(recorded);
     })
 }
 
-/// Whether `action` is a `Play` in a match whose clock can't run out, while a turn is in
-/// progress: the common move, which needs no copy of the state to be refused safely.
+/// Whether `action` is a `Play` in a match whose clock can't run out (`clock_runs` is false),
+/// while a turn is in progress: the common move, which needs no copy of the state to be refused safely.
 ///
 /// Why. With no timer anywhere, the clock does not advance, so every refusal of a `Play` comes
 /// before anything changes: the seat is required, the turn must be the seat's `Play` turn
@@ -111,17 +113,21 @@ pub(crate) fn apply_in_place<G: KitGame>(
 /// resolving the config of the current turn and of every commander. The test driver checks
 /// every game's `apply` against check-then-commit on refusals too, on timed and untimed
 /// configs.
-fn plays_untimed<G: KitGame>(rules: &Rules, state: &KitState<G>, action: &Action<G>) -> bool {
-    matches!(action, Action::Play(_))
-        && state.turns.clock().turn_in_progress()
-        && !state.turns.can_time_out(&rules.turn_configs)
+fn plays_untimed<G: KitGame>(clock_runs: bool, state: &KitState<G>, action: &Action<G>) -> bool {
+    !clock_runs && matches!(action, Action::Play(_)) && state.turns.clock().turn_in_progress()
 }
 
 /// Runs `action` through the turn framework on `state`, which it changes as it goes: on a
 /// refusal `state` and `events` may be half-changed, so callers work on a copy or keep one.
+///
+/// `clock_runs` is `state.turns.can_time_out(..)` of the state before the command, asked once by
+/// the caller: the clock advances to the command's tick only then. A kit match keeps its two
+/// commanders and their configs from setup on, so a clock that can't run before the command
+/// can't after it either, and the deadline stays none.
 fn play_on<G: KitGame>(
     rules: &Rules,
     state: &mut KitState<G>,
+    clock_runs: bool,
     ctx: CommandContext,
     action: &Action<G>,
     events: &mut Vec<KitEvent<G>>,
@@ -136,12 +142,17 @@ fn play_on<G: KitGame>(
         board,
         result,
         target: None,
+        clock_runs,
     };
     let mut handle =
         turns.turns_into::<G::Move, (), _>(&rules.turn_configs, GameEvents::new(events));
     referee.apply(&mut handle, ctx, action)?;
     drop(handle);
-    state.deadline_tick = deadline(&state.turns, rules);
+    state.deadline_tick = if clock_runs {
+        deadline(&state.turns, rules)
+    } else {
+        None
+    };
     Ok(())
 }
 
@@ -152,6 +163,9 @@ struct Referee<'a, G: KitGame> {
     result: &'a mut Option<MatchResult<G::Win>>,
     /// What the `Play` being applied will do, found before the framework accepts it.
     target: Option<G::Target>,
+    /// Whether any turn of the match can time out (`MatchTurns::can_time_out` before the
+    /// command): only then does the clock advance to the command's tick.
+    clock_runs: bool,
 }
 
 type Handle<'t, 'e, G> = Turns<'t, <G as KitGame>::Move, (), GameEvents<'e, G>>;
@@ -203,7 +217,7 @@ impl<G: KitGame> Referee<'_, G> {
     ) -> Result<Seat, KitError<G::Error>> {
         // An untimed match keeps no tick in its state: the tick decides nothing there, and
         // leaving it out makes a preview's state fingerprint the commit's (docs/turns.md).
-        if turns.state().can_time_out(turns.configs()) {
+        if self.clock_runs {
             turns.advance_to(self, ctx.tick)?;
         }
         if self.result.is_some() {
