@@ -2,13 +2,16 @@
 //! commit, views, status and deadlines, written once for every kit game.
 
 use std::marker::PhantomData;
+use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 use turnstile_core::{
     ActionKind, BundleSource, CommandContext, ContentBundle, ContentProblem, Game, MatchSetup,
     MatchStatus, Rejection, Seat, SetupError, Tick, Viewer,
 };
-use turnstile_turns::{Commander, MatchTurns, NoSignals, TurnConfigId, TurnError};
+use turnstile_turns::{
+    Commander, CommanderId, DiscardEvents, MatchTurns, NoSignals, TurnConfigId, TurnError,
+};
 
 use crate::action::Action;
 use crate::content::{load_rules, Rules, RULES_KIND};
@@ -53,6 +56,13 @@ pub fn load_bundle<G: KitGame>(
 ) -> Result<ContentBundle<Rules>, Vec<ContentProblem>> {
     let rules = Kit::<G>::load_content(source)?;
     ContentBundle::new(G::ID, rules).map_err(|p| vec![p])
+}
+
+/// The commanders' ids, `seat-0` and `seat-1`: made once, shared by every match (the same text,
+/// so nothing a match stores or hashes changes).
+fn seat_commander_ids() -> &'static [CommanderId; 2] {
+    static IDS: OnceLock<[CommanderId; 2]> = OnceLock::new();
+    IDS.get_or_init(|| SEATS.map(|seat| CommanderId::new(format!("seat-{seat}"))))
 }
 
 fn setup_error(e: TurnError) -> SetupError {
@@ -107,10 +117,11 @@ impl<G: KitGame> Game for Kit<G> {
         // The content's own copy of the id, when it has one: it resolves without comparing text.
         let config = rules.turn_configs.id(config).unwrap_or(config).clone();
         let mut turns = MatchTurns::new(SEATS);
-        let mut handle = turns.turns::<G::Move, ()>(&rules.turn_configs);
-        for seat in SEATS {
+        // No receipt records the setup: its events are dropped as they come.
+        let mut handle = turns.turns_into::<G::Move, (), _>(&rules.turn_configs, DiscardEvents);
+        for (seat, id) in SEATS.into_iter().zip(seat_commander_ids()) {
             let commander =
-                Commander::new(format!("seat-{seat}"), Some(seat), 0).with_config(config.clone());
+                Commander::with_id(id.clone(), Some(seat), 0).with_config(config.clone());
             handle.add_commander(commander).map_err(setup_error)?;
         }
         handle.start_loop(&mut NoSignals).map_err(setup_error)?;

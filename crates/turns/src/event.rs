@@ -29,6 +29,15 @@ impl<P, S> TurnEventSink<P, S> for Vec<TurnEvent<P, S>> {
     }
 }
 
+/// A sink that keeps nothing: for operations whose events nobody reads, such as building a
+/// match's starting turn state (no receipt records the setup), so they fill no list.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DiscardEvents;
+
+impl<P, S> TurnEventSink<P, S> for DiscardEvents {
+    fn record(&mut self, _event: TurnEvent<P, S>) {}
+}
+
 /// Something that happened to the turn state. `P` and `S` are the game's `Play` and `Skip`
 /// command data. In JSON: `{"type": "turnEnded", "turnIndex": 3, ...}`.
 ///

@@ -73,7 +73,7 @@ pub use command::TurnCommand;
 pub use config::{ConfigProblem, TurnConfig, TurnConfigs};
 pub use data::{ResetTurn, TurnData, TurnEndReason, TurnStatus, TurnType};
 pub use error::TurnError;
-pub use event::{TurnEvent, TurnEventSink};
+pub use event::{DiscardEvents, TurnEvent, TurnEventSink};
 pub use fair::{
     fair_remaining_millis, fair_remaining_ticks, half_round_trip_ticks, ticks_to_millis,
 };

@@ -38,8 +38,14 @@ pub struct Commander {
 impl Commander {
     /// A commander with no entity and no config.
     pub fn new(id: impl Into<String>, seat: Option<Seat>, priority: i32) -> Self {
+        Self::with_id(CommanderId::new(id), seat, priority)
+    }
+
+    /// [`Commander::new`] with an id already made, whose text it shares (a game that creates
+    /// the same commanders for every match makes their ids once).
+    pub fn with_id(id: CommanderId, seat: Option<Seat>, priority: i32) -> Self {
         Self {
-            id: CommanderId::new(id),
+            id,
             seat,
             entity: None,
             priority,

@@ -152,11 +152,14 @@ const INLINE_SEATS: usize = 2;
 
 impl SeatTable {
     fn new(seats: impl IntoIterator<Item = Seat>) -> Self {
-        let map: BTreeMap<Seat, TurnData> = seats
+        let mut table: SmallVec<[(Seat, TurnData); INLINE_SEATS]> = seats
             .into_iter()
             .map(|seat| (seat, TurnData::for_seat(seat)))
             .collect();
-        Self(map.into_iter().collect())
+        // Seat order, each seat once (a seat named twice has the same fresh data twice).
+        table.sort_by_key(|(seat, _)| *seat);
+        table.dedup_by_key(|(seat, _)| *seat);
+        Self(table)
     }
 
     fn position(&self, seat: Seat) -> Option<usize> {
