@@ -190,9 +190,16 @@ impl Board {
     }
 
     /// The open cells, row by row from the top-left.
-    pub fn open_cells(&self) -> impl Iterator<Item = Cell> + '_ {
-        self.cells_in_order()
-            .filter(move |cell| self.is_open(*cell))
+    pub fn open_cells(&self) -> impl ExactSizeIterator<Item = Cell> + '_ {
+        // The open cells' bits, lowest first: bit `row × width + column`, so row by row from
+        // the top-left. Exact-sized, so collecting them allocates once.
+        let open = self.all() & !(self.discs[0] | self.discs[1]);
+        let width = u32::from(self.width.max(1));
+        OpenCells { bits: open }.map(move |index| Cell {
+            // Both fit: the index is below the board's cells, at most 64.
+            column: (index % width) as u16,
+            row: (index / width) as u16,
+        })
     }
 
     /// Every cell, row by row from the top-left, with who holds it.
@@ -440,12 +447,56 @@ impl<'de> Deserialize<'de> for Board {
     }
 }
 
+/// The indices of a mask's set bits, lowest first.
+struct OpenCells {
+    bits: u64,
+}
+
+impl Iterator for OpenCells {
+    type Item = u32;
+
+    fn next(&mut self) -> Option<u32> {
+        if self.bits == 0 {
+            return None;
+        }
+        let index = self.bits.trailing_zeros();
+        self.bits &= self.bits - 1;
+        Some(index)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.bits.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for OpenCells {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn board(rows: &[&str]) -> Board {
         Board::from_rows(rows).unwrap()
+    }
+
+    #[test]
+    fn open_cells_are_the_open_ones_row_by_row_from_the_top_left() {
+        for rows in [
+            &["..."; 3][..],
+            &["0.1", ".1.", "0.."],
+            &["010", "101", "010"],
+            &[
+                ".......", ".......", "...0...", "..010..", ".10110.", "0101100",
+            ],
+            &["........"; 8],
+        ] {
+            let b = board(rows);
+            let listed: Vec<Cell> = b.cells_in_order().filter(|c| b.is_open(*c)).collect();
+            let open = b.open_cells();
+            assert_eq!(open.len(), listed.len(), "{rows:?}");
+            assert_eq!(open.collect::<Vec<_>>(), listed, "{rows:?}");
+        }
     }
 
     #[test]
