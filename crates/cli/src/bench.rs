@@ -11,8 +11,9 @@
 //! Connect Four and Tic-Tac-Toe measure (see `docs/benchmarks.md`):
 //!
 //! - `random_games_bare`: complete uniformly random games on the bare rules — a fresh state and
-//!   the resolver's `apply` (the game's real `check` and `commit`), no match; at least 10 × N
-//!   moves, since they are far cheaper than receipts;
+//!   the resolver's `apply_into` with one reused event list (the game's real `Game::apply`:
+//!   check then commit), no match; at least 10 × N moves, since they are far cheaper than
+//!   receipts;
 //! - `random_games_receipted`: the same games (same generator, same moves), every move a command
 //!   through `Match::submit` — legality, commit, state and view fingerprints, chained receipt
 //!   hash, log — with one match per game; at least N moves;
@@ -395,7 +396,7 @@ fn mnk<V: Searchable>(
     let bare = figure(
         V::ID,
         "random_games_bare",
-        "complete random games on the bare rules: the resolver's apply (check and commit)",
+        "complete random games on the bare rules: the resolver's apply_into with one reused event list (Game::apply: check then commit)",
         moves,
         took,
     )
