@@ -144,6 +144,27 @@ impl Rooms {
             .then_some(k)
     }
 
+    /// The packing feature of a position with `boxes` (sorted): for every room with an order,
+    /// how many of its first goals in that order hold boxes; for every goal outside such a
+    /// room, one when it holds a box. A box on a room's goal out of order counts for nothing,
+    /// since it may have to leave again.
+    pub(crate) fn packed_boxes(&self, graph: &CellGraph, boxes: &[u16]) -> u32 {
+        let holds = |g: u16| boxes.binary_search(&g).is_ok();
+        let rooms: usize = self
+            .rooms
+            .iter()
+            .map(|room| room.order.iter().take_while(|&&g| holds(g)).count())
+            .sum();
+        let loose = boxes
+            .iter()
+            .filter(|&&b| {
+                graph.goal[usize::from(b)]
+                    && self.room_of.get(usize::from(b)).is_none_or(|&r| r == 0)
+            })
+            .count();
+        (rooms + loose) as u32
+    }
+
     /// Whether the box on `cell` belongs to a room packed so far (a box the search leaves
     /// alone).
     pub(crate) fn settled(&self, cell: u16, occupied: &[bool]) -> bool {
