@@ -161,7 +161,7 @@ pub struct SolveOutcome {
     pub nodes: u64,
     /// Distinct positions stored (summed over threads).
     pub stored: u64,
-    /// The strategy whose result this is (`greedy`, `weighted-3`, `astar-pushes`, ...).
+    /// The strategy whose result this is (`features`, `weighted-3`, `astar-pushes`, ...).
     pub strategy: String,
 }
 
@@ -426,7 +426,7 @@ fn portfolio(optimal: Option<Optimality>, threads: u32) -> Vec<Strategy> {
         Some(Optimality::Pushes) => vec![Strategy::PushOptimal],
         Some(Optimality::Moves) => vec![Strategy::MoveOptimal],
         // Four strategies of different greed, the feature-space search first (one thread runs
-        // it alone: it solves more than plain greedy at every budget measured, see
+        // it alone: it solves more levels than plain greedy on every collection measured, see
         // docs/sokoban-solver.md); a fifth thread and beyond add weighted searches with ever
         // greedier weights (4, 5, ...), so every thread asked for runs a search.
         None => (0..threads.max(1))
