@@ -448,8 +448,9 @@ impl Search<'_> {
 
     /// Bytes held by the tables, and what one more node costs.
     fn bytes(&self) -> u64 {
-        // Feature cells queue each node once, outside `open`.
-        let queued = if self.plan.is_some() { 12 } else { 0 };
+        // Feature cells queue each node once, outside `open`: 12 bytes, charged twice because
+        // each cell's heap grows by doubling on its own (no one capacity to read here).
+        let queued = if self.plan.is_some() { 24 } else { 0 };
         let per_node = self.count * 2 + 2 + 4 + 4 + 4 + 4 + 8 + queued;
         (self.parent.capacity() * per_node
             + self.table.len() * 4
@@ -472,7 +473,7 @@ impl Search<'_> {
         g: u32,
         h: u32,
     ) -> bool {
-        let per_node = self.count * 2 + 26 + if self.plan.is_some() { 12 } else { 0 };
+        let per_node = self.count * 2 + 26 + if self.plan.is_some() { 24 } else { 0 };
         if self.parent.len() == self.parent.capacity() {
             let more = (self.parent.capacity() / 2).max(1024);
             if !self.affordable(more * per_node) {
