@@ -144,6 +144,27 @@ impl Rooms {
             .then_some(k)
     }
 
+    /// The packing feature of a position with `boxes` (sorted): for every room with an order,
+    /// how many of its first goals in that order hold boxes; for every goal outside such a
+    /// room, one when it holds a box. A box on a room's goal out of order counts for nothing,
+    /// since it may have to leave again.
+    pub(crate) fn packed_boxes(&self, graph: &CellGraph, boxes: &[u16]) -> u32 {
+        let holds = |g: u16| boxes.binary_search(&g).is_ok();
+        let rooms: usize = self
+            .rooms
+            .iter()
+            .map(|room| room.order.iter().take_while(|&&g| holds(g)).count())
+            .sum();
+        let loose = boxes
+            .iter()
+            .filter(|&&b| {
+                graph.goal[usize::from(b)]
+                    && self.room_of.get(usize::from(b)).is_none_or(|&r| r == 0)
+            })
+            .count();
+        (rooms + loose) as u32
+    }
+
     /// Whether the box on `cell` belongs to a room packed so far (a box the search leaves
     /// alone).
     pub(crate) fn settled(&self, cell: u16, occupied: &[bool]) -> bool {
@@ -196,20 +217,29 @@ fn push_path(
 ) -> Option<Vec<Push>> {
     // Breadth-first over (box cell, the player's cell after the push); before each push the
     // player's walk is checked with the box in place. `START` stands for the position given.
+    // A state is known by its box cell and the direction of the push that led there (the
+    // player stands behind), marked in `visited`; the player's region of the state being
+    // expanded is marked with `stamp` in `walk` (both flat arrays: this runs at every node a
+    // box stands on a door, so no scans of lists).
     const START: usize = usize::MAX;
     occupied[usize::from(from)] = false;
     let mut states: Vec<(u16, u16)> = Vec::new();
     let mut came: Vec<(usize, Push)> = Vec::new();
+    let mut visited = vec![false; graph.len() * graph.dirs];
+    let mut walk = vec![0u32; graph.len()];
+    let mut queue: Vec<u16> = Vec::new();
+    let mut stamp = 0u32;
     let mut found = None;
     let mut at = START;
     loop {
-        let (b, walk) = if at == START {
-            (from, None)
+        let (b, flooded) = if at == START {
+            (from, false)
         } else {
             let (b, player) = states[at];
             occupied[usize::from(b)] = true;
-            let walk = region(graph, occupied, player);
-            (b, Some(walk))
+            stamp += 1;
+            mark_region(graph, occupied, player, &mut walk, stamp, &mut queue);
+            (b, true)
         };
         occupied[usize::from(b)] = true;
         for d in 0..graph.dirs {
@@ -221,13 +251,16 @@ fn push_path(
             if graph.dead[usize::from(next)] || occupied[usize::from(behind)] {
                 continue;
             }
-            let can_stand = match &walk {
-                None => reachable(behind),
-                Some(cells) => cells.contains(&behind),
+            let can_stand = if flooded {
+                walk[usize::from(behind)] == stamp
+            } else {
+                reachable(behind)
             };
-            if !can_stand || states.contains(&(next, b)) {
+            let state = usize::from(next) * graph.dirs + d;
+            if !can_stand || visited[state] {
                 continue;
             }
+            visited[state] = true;
             states.push((next, b));
             came.push((
                 at,
@@ -262,20 +295,28 @@ fn push_path(
     Some(pushes)
 }
 
-/// The cells the player reaches from `from` around the boxes in `occupied`.
-fn region(graph: &CellGraph, occupied: &[bool], from: u16) -> Vec<u16> {
-    let mut cells = vec![from];
-    let mut head = 0;
-    while let Some(&c) = cells.get(head) {
-        head += 1;
+/// Marks with `stamp` in `walk` the cells the player reaches from `from` around the boxes in
+/// `occupied`; `queue` is scratch space.
+fn mark_region(
+    graph: &CellGraph,
+    occupied: &[bool],
+    from: u16,
+    walk: &mut [u32],
+    stamp: u32,
+    queue: &mut Vec<u16>,
+) {
+    queue.clear();
+    queue.push(from);
+    walk[usize::from(from)] = stamp;
+    while let Some(c) = queue.pop() {
         for d in 0..graph.dirs {
             let n = graph.next(c, d);
-            if n != NONE && !occupied[usize::from(n)] && !cells.contains(&n) {
-                cells.push(n);
+            if n != NONE && !occupied[usize::from(n)] && walk[usize::from(n)] != stamp {
+                walk[usize::from(n)] = stamp;
+                queue.push(n);
             }
         }
     }
-    cells
 }
 
 /// The floor cells outside `room`: every component of the level's floor, the room's goals taken

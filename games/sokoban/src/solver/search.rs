@@ -14,6 +14,7 @@
 
 use super::corral::Corrals;
 use super::deadlock::CorralDeadlocks;
+use super::features::{FeatureCell, Features};
 use super::freeze::freeze_deadlock;
 use super::graph::{CellGraph, NONE};
 use super::matching::Matcher;
@@ -28,6 +29,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 pub(crate) enum Strategy {
     /// Greedy best-first on the lower bound (ties: fewer pushes so far). Fast, not optimal.
     Greedy,
+    /// Greedy best-first within each feature-space cell ([`super::features`]), the cells taken
+    /// in turn, one expansion each (FESS's cycle). Not optimal.
+    Features,
     /// Weighted A*: pushes so far plus `w` times the lower bound.
     Weighted(u32),
     /// A* on pushes with the admissible matching bound: push-optimal.
@@ -94,6 +98,9 @@ pub(crate) struct Report {
     pub stored: u64,
 }
 
+/// An open node's place in a queue: its priority (two keys, smaller first) and its index.
+type OpenEntry = Reverse<(u32, u32, u32)>;
+
 /// No parent: the root.
 const ROOT: u32 = u32::MAX;
 
@@ -111,7 +118,13 @@ struct Search<'g> {
     hash: Vec<u64>,
     /// Open addressing: node index + 1, 0 for empty.
     table: Vec<u32>,
-    open: BinaryHeap<Reverse<(u32, u32, u32)>>,
+    open: BinaryHeap<OpenEntry>,
+    /// For [`Strategy::Features`]: the open nodes of each feature-space cell (`open` stays
+    /// empty), the cell expanded last, and the level's rooms that give the packing feature.
+    cells: BTreeMap<FeatureCell, BinaryHeap<OpenEntry>>,
+    cursor: Option<FeatureCell>,
+    plan: Option<&'g Rooms>,
+    features: Features,
     memory: u64,
     // Scratch space for expansions.
     occupied: Vec<bool>,
@@ -174,8 +187,19 @@ pub(crate) fn search(
         (Rooms::new(graph), tunnel_cells(graph))
     };
     let tunnels = tunnel.iter().any(|&bits| bits != 0);
+    // The packing feature reads the rooms' orders in both searches, macros or not.
+    let plan = (strategy == Strategy::Features).then_some(&rooms);
     if !rooms.any() && !tunnels {
-        return search_with(graph, boxes, player, strategy, limits, None, Vec::new());
+        return search_with(
+            graph,
+            boxes,
+            player,
+            strategy,
+            limits,
+            None,
+            Vec::new(),
+            plan,
+        );
     }
     let first = search_with(
         graph,
@@ -185,6 +209,7 @@ pub(crate) fn search(
         limits,
         rooms.any().then_some(&rooms),
         if tunnels { tunnel } else { Vec::new() },
+        plan,
     );
     if first.ending != Ending::Exhausted {
         return first;
@@ -193,7 +218,16 @@ pub(crate) fn search(
         nodes: limits.nodes.saturating_sub(first.nodes),
         ..*limits
     };
-    let second = search_with(graph, boxes, player, strategy, &rest, None, Vec::new());
+    let second = search_with(
+        graph,
+        boxes,
+        player,
+        strategy,
+        &rest,
+        None,
+        Vec::new(),
+        plan,
+    );
     Report {
         nodes: first.nodes + second.nodes,
         stored: first.stored.max(second.stored),
@@ -202,7 +236,9 @@ pub(crate) fn search(
 }
 
 /// One search, with goal rooms or without, with tunnel macros (`tunnel` from
-/// [`tunnel_cells`]) or without (empty).
+/// [`tunnel_cells`]) or without (empty); `plan` gives the packing feature of
+/// [`Strategy::Features`].
+#[allow(clippy::too_many_arguments)]
 fn search_with(
     graph: &CellGraph,
     boxes: &[u16],
@@ -211,6 +247,7 @@ fn search_with(
     limits: &Limits<'_>,
     rooms: Option<&Rooms>,
     tunnel: Vec<u32>,
+    plan: Option<&Rooms>,
 ) -> Report {
     let mut start: Vec<u16> = boxes.to_vec();
     start.sort_unstable();
@@ -227,6 +264,10 @@ fn search_with(
         hash: Vec::new(),
         table: vec![0; 1 << 12],
         open: BinaryHeap::new(),
+        cells: BTreeMap::new(),
+        cursor: None,
+        plan,
+        features: Features::default(),
         memory: limits.memory,
         occupied: vec![false; graph.len()],
         seen: vec![0; graph.len()],
@@ -266,7 +307,7 @@ fn search_with(
     }
     let mut nodes = 0u64;
     let mut child = vec![0u16; s.count];
-    while let Some(Reverse((key, _, index))) = s.open.pop() {
+    while let Some(Reverse((key, _, index))) = s.pop() {
         let i = index as usize;
         if s.key(i).0 != key {
             continue; // a stale entry: the node was reached more cheaply since
@@ -302,7 +343,7 @@ impl Search<'_> {
     fn key(&self, i: usize) -> (u32, u32) {
         let (g, h) = (self.cost[i], self.bound[i]);
         match self.strategy {
-            Strategy::Greedy => (h, g),
+            Strategy::Greedy | Strategy::Features => (h, g),
             Strategy::Weighted(w) => (g.saturating_add(h.saturating_mul(w)), h),
             Strategy::PushOptimal | Strategy::MoveOptimal => (g.saturating_add(h), h),
         }
@@ -407,7 +448,10 @@ impl Search<'_> {
 
     /// Bytes held by the tables, and what one more node costs.
     fn bytes(&self) -> u64 {
-        let per_node = self.count * 2 + 2 + 4 + 4 + 4 + 4 + 8;
+        // Feature cells queue each node once, outside `open`: 12 bytes, charged twice because
+        // each cell's heap grows by doubling on its own (no one capacity to read here).
+        let queued = if self.plan.is_some() { 24 } else { 0 };
+        let per_node = self.count * 2 + 2 + 4 + 4 + 4 + 4 + 8 + queued;
         (self.parent.capacity() * per_node
             + self.table.len() * 4
             + self.open.capacity() * 12
@@ -429,7 +473,7 @@ impl Search<'_> {
         g: u32,
         h: u32,
     ) -> bool {
-        let per_node = self.count * 2 + 26;
+        let per_node = self.count * 2 + 26 + if self.plan.is_some() { 24 } else { 0 };
         if self.parent.len() == self.parent.capacity() {
             let more = (self.parent.capacity() / 2).max(1024);
             if !self.affordable(more * per_node) {
@@ -468,8 +512,41 @@ impl Search<'_> {
         self.bound.push(h);
         self.hash.push(hash);
         let (k1, k2) = self.key(i);
-        self.open.push(Reverse((k1, k2, i as u32)));
+        match self.plan {
+            Some(plan) => {
+                let cell = self.features.cell(self.graph, plan, boxes);
+                self.cells
+                    .entry(cell)
+                    .or_default()
+                    .push(Reverse((k1, k2, i as u32)));
+            }
+            None => self.open.push(Reverse((k1, k2, i as u32))),
+        }
         true
+    }
+
+    /// The next open node: the best of `open`, or for [`Strategy::Features`] the best of the
+    /// feature-space cell after the one expanded last (in the cells' order, round and round),
+    /// so every cell that holds open nodes gets one expansion per cycle.
+    fn pop(&mut self) -> Option<OpenEntry> {
+        if self.plan.is_none() {
+            return self.open.pop();
+        }
+        use std::ops::Bound::{Excluded, Unbounded};
+        let after = self.cursor.map_or(Unbounded, Excluded);
+        let cell = self
+            .cells
+            .range((after, Unbounded))
+            .next()
+            .or_else(|| self.cells.iter().next())
+            .map(|(&cell, _)| cell)?;
+        self.cursor = Some(cell);
+        let heap = self.cells.get_mut(&cell)?;
+        let entry = heap.pop();
+        if heap.is_empty() {
+            self.cells.remove(&cell);
+        }
+        entry
     }
 
     fn grow_table(&mut self) {
