@@ -113,7 +113,18 @@ fn sample(text: &str) -> Sample {
     }
 }
 
-async fn read_metrics(client: &reqwest::Client, base: &str) -> Sample {
+/// The server's `/metrics` now. Each read opens its own connection: a connection pooled since
+/// the matches were created sits idle through the load, and the server closes idle keep-alive
+/// connections after its header-read timeout (10 s by default) — a read after a 10 s load
+/// would race that close and report nothing.
+async fn read_metrics(base: &str) -> Sample {
+    let Ok(client) = reqwest::Client::builder()
+        .pool_max_idle_per_host(0)
+        .timeout(Duration::from_secs(30))
+        .build()
+    else {
+        return Sample::default();
+    };
     let Ok(response) = client.get(format!("{base}/metrics")).send().await else {
         return Sample::default();
     };
@@ -457,7 +468,7 @@ pub fn run(args: LoadArgs) -> Outcome {
                 Err(e) => return Outcome::input(e.to_string()),
             }
         }
-        let metrics_before = read_metrics(&client, &base).await;
+        let metrics_before = read_metrics(&base).await;
         let own_cpu_before = turnstile_server::metrics::cpu_micros();
         let started = Instant::now();
         let until = started + Duration::from_secs(args.duration_s);
@@ -481,7 +492,7 @@ pub fn run(args: LoadArgs) -> Outcome {
         let own_cpu = own_cpu_before
             .zip(turnstile_server::metrics::cpu_micros())
             .map(|(a, b)| b.saturating_sub(a));
-        let metrics_after = read_metrics(&client, &base).await;
+        let metrics_after = read_metrics(&base).await;
         total.latencies_us.sort_unstable();
         let commands = total.latencies_us.len() as u64;
         let report = Report {
