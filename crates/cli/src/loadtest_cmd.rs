@@ -8,6 +8,11 @@
 //! second and their latency percentiles (p50, p99, p99.9, in microseconds). Start the server
 //! with `--command-rate 0 --create-rate 0` so its rate limits do not throttle the test.
 //!
+//! The clients are light on purpose, since they share the machine's cores with the server:
+//! one thread drives every match, each over its own keep-alive connection with a hand-written
+//! HTTP/1.1 exchange (request head formatted once, the body written into a reused buffer, the
+//! answer framed by its `Content-Length` and parsed only when it is a 409).
+//!
 //! Around the load it reads the server's `/metrics` (before and after) and its own CPU clock,
 //! and reports what the load cost: the server's CPU microseconds per command, the load
 //! generator's (which shares the machine), the store's group commits during the load and per
@@ -108,7 +113,18 @@ fn sample(text: &str) -> Sample {
     }
 }
 
-async fn read_metrics(client: &reqwest::Client, base: &str) -> Sample {
+/// The server's `/metrics` now. Each read opens its own connection: a connection pooled since
+/// the matches were created sits idle through the load, and the server closes idle keep-alive
+/// connections after its header-read timeout (10 s by default) — a read after a 10 s load
+/// would race that close and report nothing.
+async fn read_metrics(base: &str) -> Sample {
+    let Ok(client) = reqwest::Client::builder()
+        .pool_max_idle_per_host(0)
+        .timeout(Duration::from_secs(30))
+        .build()
+    else {
+        return Sample::default();
+    };
     let Ok(response) = client.get(format!("{base}/metrics")).send().await else {
         return Sample::default();
     };
@@ -186,15 +202,167 @@ async fn create(client: &reqwest::Client, base: &str) -> Result<(String, String)
     Ok((id, token))
 }
 
-async fn play(
-    client: reqwest::Client,
-    base: Arc<str>,
-    id: String,
-    token: String,
-    until: Instant,
-) -> Tally {
-    const DIRECTIONS: [&str; 4] = ["left", "right", "up", "down"];
-    let url = format!("{base}/api/v1/matches/{id}/commands");
+/// One keep-alive HTTP/1.1 connection that sends a match's commands and reads the answers.
+///
+/// Hand-written rather than through `reqwest`: the load generator shares the machine's cores
+/// with the server it measures, so every microsecond it spends per command is one the server
+/// does not get. The request head is formatted once per match; a command only writes its body
+/// into a reused buffer, and an answer is read by its `Content-Length` (the only framing this
+/// server uses for these answers) without parsing its JSON unless it is a 409.
+struct Connection {
+    addr: SocketAddr,
+    stream: Option<tokio::net::TcpStream>,
+    /// The request line and headers up to `Content-Length: ` (exclusive of its value).
+    head: Vec<u8>,
+    request: Vec<u8>,
+    body: Vec<u8>,
+    answer: Vec<u8>,
+}
+
+/// What one command got back.
+struct Answer {
+    status: u16,
+    /// Where the body starts in [`Connection::answer`].
+    body_at: usize,
+}
+
+/// The most bytes an answer's head may take before the load generator gives up on it.
+const MAX_HEAD: usize = 64 * 1024;
+/// The largest answer body the load generator reads.
+const MAX_BODY: usize = 16 * 1024 * 1024;
+
+fn invalid(message: &str) -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::InvalidData, message.to_owned())
+}
+
+/// The status code and body length of an answer's head (`head` ends with the blank line).
+fn parse_head(head: &[u8]) -> std::io::Result<(u16, usize)> {
+    let text = std::str::from_utf8(head).map_err(|_| invalid("answer head is not UTF-8"))?;
+    let mut lines = text.split("\r\n");
+    let status_line = lines.next().unwrap_or_default();
+    let status: u16 = status_line
+        .strip_prefix("HTTP/1.1 ")
+        .and_then(|rest| rest.get(..3))
+        .and_then(|code| code.parse().ok())
+        .ok_or_else(|| invalid("answer has no HTTP/1.1 status line"))?;
+    let mut length = None;
+    for line in lines {
+        let Some((name, value)) = line.split_once(':') else {
+            continue;
+        };
+        if name.eq_ignore_ascii_case("content-length") {
+            length = value.trim().parse::<usize>().ok();
+        } else if name.eq_ignore_ascii_case("transfer-encoding") {
+            return Err(invalid("chunked answers are not expected here"));
+        }
+    }
+    let length = length.ok_or_else(|| invalid("answer has no Content-Length"))?;
+    if length > MAX_BODY {
+        return Err(invalid("answer body too large"));
+    }
+    Ok((status, length))
+}
+
+impl Connection {
+    fn new(addr: SocketAddr, path: &str, token: &str) -> Connection {
+        let head = format!(
+            "POST {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\n\
+             Content-Type: application/json\r\nAccept: application/json\r\nContent-Length: "
+        )
+        .into_bytes();
+        Connection {
+            addr,
+            stream: None,
+            head,
+            request: Vec::with_capacity(512),
+            body: Vec::with_capacity(160),
+            answer: Vec::with_capacity(4096),
+        }
+    }
+
+    /// Sends the command in `self.body` and reads its answer (reconnecting first if the
+    /// connection was closed). On an error the connection is dropped, so the next command
+    /// starts on a fresh one.
+    async fn exchange(&mut self) -> std::io::Result<Answer> {
+        use std::io::Write as _;
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        self.request.clear();
+        self.request.extend_from_slice(&self.head);
+        let _ = write!(self.request, "{}\r\n\r\n", self.body.len());
+        self.request.extend_from_slice(&self.body);
+        let result = async {
+            if self.stream.is_none() {
+                let stream = tokio::net::TcpStream::connect(self.addr).await?;
+                stream.set_nodelay(true)?;
+                self.stream = Some(stream);
+            }
+            let stream = self
+                .stream
+                .as_mut()
+                .ok_or_else(|| invalid("no connection"))?;
+            stream.write_all(&self.request).await?;
+            self.answer.clear();
+            let mut scanned = 0;
+            let (status, head_end, length) = loop {
+                if let Some(at) = self.answer[scanned..]
+                    .windows(4)
+                    .position(|w| w == b"\r\n\r\n")
+                {
+                    let head_end = scanned + at + 4;
+                    let (status, length) = parse_head(&self.answer[..head_end])?;
+                    break (status, head_end, length);
+                }
+                scanned = self.answer.len().saturating_sub(3);
+                if self.answer.len() > MAX_HEAD {
+                    return Err(invalid("answer head too long"));
+                }
+                if stream.read_buf(&mut self.answer).await? == 0 {
+                    return Err(std::io::ErrorKind::UnexpectedEof.into());
+                }
+            };
+            while self.answer.len() < head_end + length {
+                if stream.read_buf(&mut self.answer).await? == 0 {
+                    return Err(std::io::ErrorKind::UnexpectedEof.into());
+                }
+            }
+            // Nothing is pipelined, so anything past the body is a broken answer.
+            if self.answer.len() != head_end + length {
+                return Err(invalid("bytes after the answer"));
+            }
+            Ok(Answer {
+                status,
+                body_at: head_end,
+            })
+        };
+        let answered = tokio::time::timeout(Duration::from_secs(30), result)
+            .await
+            .unwrap_or_else(|_| Err(std::io::ErrorKind::TimedOut.into()));
+        if answered.is_err() {
+            self.stream = None;
+        }
+        answered
+    }
+}
+
+/// Writes one command's body (`commandId`, `expectedSequence`, `action`).
+fn command_body(out: &mut Vec<u8>, n: u64, sequence: u64, action: &str) {
+    use std::io::Write as _;
+    out.clear();
+    let _ = write!(
+        out,
+        "{{\"commandId\":\"lt-{n}\",\"expectedSequence\":{sequence},\"action\":{action}}}"
+    );
+}
+
+async fn play(addr: SocketAddr, id: String, token: String, until: Instant) -> Tally {
+    const MOVES: [&str; 4] = [
+        r#"{"direction":"left","type":"move"}"#,
+        r#"{"direction":"right","type":"move"}"#,
+        r#"{"direction":"up","type":"move"}"#,
+        r#"{"direction":"down","type":"move"}"#,
+    ];
+    const UNDO: &str = r#"{"type":"undo"}"#;
+    let mut connection = Connection::new(addr, &format!("/api/v1/matches/{id}/commands"), &token);
     let mut tally = Tally::default();
     let mut sequence = 0u64;
     let mut direction = 0usize;
@@ -202,26 +370,16 @@ async fn play(
     let mut n = 0u64;
     while Instant::now() < until {
         n += 1;
-        let action = if undo_next {
-            json!({ "type": "undo" })
-        } else {
-            json!({ "type": "move", "direction": DIRECTIONS[direction] })
-        };
+        let action = if undo_next { UNDO } else { MOVES[direction] };
+        command_body(&mut connection.body, n, sequence, action);
         let started = Instant::now();
-        let response = client
-            .post(&url)
-            .bearer_auth(&token)
-            .json(&json!({ "commandId": format!("lt-{n}"), "expectedSequence": sequence, "action": action }))
-            .send()
-            .await;
-        let Ok(response) = response else {
+        let Ok(answer) = connection.exchange().await else {
             tally.errors += 1;
             tokio::time::sleep(Duration::from_millis(10)).await;
             continue;
         };
-        match response.status().as_u16() {
+        match answer.status {
             200 => {
-                let _ = response.bytes().await;
                 tally
                     .latencies_us
                     .push(u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX));
@@ -229,24 +387,25 @@ async fn play(
                 undo_next = !undo_next;
             }
             422 => {
-                let _ = response.bytes().await;
                 tally.rejected += 1;
-                direction = (direction + 1) % DIRECTIONS.len();
+                direction = (direction + 1) % MOVES.len();
             }
             409 => {
                 tally.conflicts += 1;
-                let body: Value = response.json().await.unwrap_or_default();
+                let body: Value = connection
+                    .answer
+                    .get(answer.body_at..)
+                    .and_then(|b| serde_json::from_slice(b).ok())
+                    .unwrap_or_default();
                 sequence = body["error"]["details"]["currentSequence"]
                     .as_u64()
                     .unwrap_or(sequence);
             }
             429 => {
-                let _ = response.bytes().await;
                 tally.throttled += 1;
                 tokio::time::sleep(Duration::from_millis(100)).await;
             }
             _ => {
-                let _ = response.bytes().await;
                 tally.errors += 1;
                 tokio::time::sleep(Duration::from_millis(10)).await;
             }
@@ -267,7 +426,10 @@ pub fn run(args: LoadArgs) -> Outcome {
     if args.duration_s == 0 || args.duration_s > MAX_SECONDS {
         return Outcome::usage(format!("--duration must be 1 to {MAX_SECONDS} seconds"));
     }
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
+    // One thread drives every match: the clients only write and read sockets, and a single
+    // thread does that without the cross-thread wake-ups a work-stealing pool pays per
+    // command — CPU the server under test would otherwise lose on a shared machine.
+    let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
     {
@@ -306,13 +468,13 @@ pub fn run(args: LoadArgs) -> Outcome {
                 Err(e) => return Outcome::input(e.to_string()),
             }
         }
-        let metrics_before = read_metrics(&client, &base).await;
+        let metrics_before = read_metrics(&base).await;
         let own_cpu_before = turnstile_server::metrics::cpu_micros();
         let started = Instant::now();
         let until = started + Duration::from_secs(args.duration_s);
         let mut players = tokio::task::JoinSet::new();
         for (id, token) in matches {
-            players.spawn(play(client.clone(), base.clone(), id, token, until));
+            players.spawn(play(addr, id, token, until));
         }
         let mut total = Tally::default();
         while let Some(joined) = players.join_next().await {
@@ -330,7 +492,7 @@ pub fn run(args: LoadArgs) -> Outcome {
         let own_cpu = own_cpu_before
             .zip(turnstile_server::metrics::cpu_micros())
             .map(|(a, b)| b.saturating_sub(a));
-        let metrics_after = read_metrics(&client, &base).await;
+        let metrics_after = read_metrics(&base).await;
         total.latencies_us.sort_unstable();
         let commands = total.latencies_us.len() as u64;
         let report = Report {
@@ -416,6 +578,39 @@ mod tests {
         let none = usage(Sample::default(), after, 10_000, 2_000);
         assert_eq!(none.cpu_micros_per_command, None);
         assert_eq!(usage(before, after, 0, 2_000).cpu_micros_per_command, None);
+    }
+
+    #[test]
+    fn answers_are_framed_by_their_content_length() {
+        let head =
+            b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nContent-Length: 42\r\n\r\n";
+        assert_eq!(parse_head(head).unwrap(), (200, 42));
+        let conflict = b"HTTP/1.1 409 Conflict\r\ncontent-length:7\r\n\r\n";
+        assert_eq!(parse_head(conflict).unwrap(), (409, 7));
+        for bad in [
+            &b"HTTP/1.1 200 OK\r\n\r\n"[..],
+            b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\ncontent-length: 3\r\n\r\n",
+            b"HTTP/1.0 200 OK\r\ncontent-length: 3\r\n\r\n",
+            b"garbage\r\n\r\n",
+            b"HTTP/1.1 200 OK\r\ncontent-length: 99999999999\r\n\r\n",
+        ] {
+            assert!(parse_head(bad).is_err(), "{}", String::from_utf8_lossy(bad));
+        }
+    }
+
+    #[test]
+    fn command_bodies_are_the_api_request() {
+        let mut body = Vec::new();
+        command_body(&mut body, 7, 6, r#"{"type":"undo"}"#);
+        let parsed: Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(
+            parsed,
+            json!({ "commandId": "lt-7", "expectedSequence": 6, "action": { "type": "undo" } })
+        );
+        command_body(&mut body, 8, 7, r#"{"direction":"left","type":"move"}"#);
+        let parsed: Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(parsed["action"]["direction"], "left");
+        assert_eq!(parsed["commandId"], "lt-8");
     }
 
     #[test]

@@ -15,7 +15,7 @@ use crate::bots::{Bot, RandomBot};
 use crate::matches::{
     sealed_events, LogEntry, Match, MatchError, MatchSpec, SeatKind, SeatSpec, Snapshot,
 };
-use crate::replay::{canonical_value, ReplayEntry, ReplayFile, ENGINE_VERSION};
+use crate::replay::{canonical_value, ReplayEntry, ReplayError, ReplayFile, ENGINE_VERSION};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::any::Any;
@@ -150,6 +150,20 @@ fn canonical<T: Serialize>(value: &T) -> Result<Value, ErasedError> {
     canonical_value(value).map_err(|e| ErasedError::Canonical(e.to_string()))
 }
 
+/// A canonical form that could not be written: the match is broken (never for a sound game).
+fn canonical_refusal(e: ErasedError) -> ErasedRefusal {
+    ErasedRefusal::Refused(CommandRefusal::Rule(Rejection::new(
+        "match_broken",
+        e.to_string(),
+    )))
+}
+
+/// The canonical bytes [`canonical`] parses, for a caller that writes them out as they are.
+fn canonical_bytes<T: Serialize>(value: &T) -> Result<Vec<u8>, ErasedError> {
+    turnstile_core::determinism::canonical::to_canonical_vec(value)
+        .map_err(|e| ErasedError::Canonical(ReplayError::Malformed(e.to_string()).to_string()))
+}
+
 /// Why a command was not accepted, seen without the game's types.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ErasedRefusal {
@@ -273,6 +287,20 @@ pub struct ErasedAccepted {
     pub entry: ReplayEntry,
 }
 
+/// [`ErasedAccepted`] with the entry as canonical JSON text: the same bytes
+/// [`ErasedAccepted::entry`]'s values are parsed from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ErasedAcceptedJson {
+    /// The receipt's sequence.
+    pub sequence: Sequence,
+    /// True when the command id had been seen: nothing was applied again.
+    pub repeat: bool,
+    /// The envelope, canonical JSON.
+    pub envelope: String,
+    /// The full receipt, canonical JSON.
+    pub receipt: String,
+}
+
 /// A system command the host should submit: its id, the tick to stamp, and the action.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SystemCommand {
@@ -363,6 +391,9 @@ pub trait ErasedMatch: Send {
     /// Submits a command. `Ok` means the receipt is in the match's log (and must now be stored
     /// before anyone is told); `Err` means nothing changed.
     fn submit(&mut self, command: ErasedCommand) -> Result<ErasedAccepted, ErasedRefusal>;
+    /// [`ErasedMatch::submit`] with the entry as canonical JSON text rather than values: what
+    /// a server stores and answers as is, so nothing is parsed back on the command path.
+    fn submit_json(&mut self, command: ErasedCommand) -> Result<ErasedAcceptedJson, ErasedRefusal>;
     /// Re-executes entries committed elsewhere (another node), checking every receipt.
     fn apply_entries(&mut self, entries: &[ReplayEntry]) -> Result<(), ErasedError>;
     /// The rule rejection remembered under `command_id`, if any.
@@ -388,6 +419,9 @@ pub trait ErasedMatch: Send {
     fn view(&self, viewer: Viewer) -> Result<ErasedView, ErasedError>;
     /// The receipt with this sequence, redacted for `viewer`.
     fn receipt(&self, sequence: Sequence, viewer: Viewer) -> Option<Value>;
+    /// [`ErasedMatch::receipt`] as canonical JSON text, without building a [`Value`]: what a
+    /// server answers a command with, written straight into the response.
+    fn receipt_json(&self, sequence: Sequence, viewer: Viewer) -> Option<String>;
     /// The receipt of an accepted command id, redacted for `viewer`.
     fn receipt_by_command(&self, command_id: &str, viewer: Viewer) -> Option<Value>;
     /// Up to `limit` receipts after `after`, redacted for `viewer`.
@@ -584,6 +618,37 @@ impl<G: Game> TypedMatch<G> {
         redact_typed::<G>(&self.sealing(), receipt, viewer)
     }
 
+    /// Submits a command to the typed match: its receipt's sequence and whether it repeated
+    /// an accepted one ([`ErasedMatch::submit`] and [`ErasedMatch::submit_json`] share it).
+    fn submit_typed(&mut self, command: ErasedCommand) -> Result<(Sequence, bool), ErasedRefusal> {
+        let action = Self::parse_action(&command.action)?;
+        let envelope = CommandEnvelope {
+            command_id: command.command_id,
+            seat: command.seat,
+            expected_sequence: command.expected_sequence,
+            expected_step: command.expected_step,
+            tick: command.tick,
+            action,
+        };
+        let accepted = self
+            .inner
+            .submit(envelope)
+            .map_err(ErasedRefusal::Refused)?;
+        Ok((accepted.receipt.sequence, accepted.repeat))
+    }
+
+    /// The log entry with this sequence, which the match just accepted or repeated.
+    fn logged(&self, sequence: Sequence) -> Result<&LogEntry<G>, ErasedRefusal> {
+        usize::try_from(sequence.saturating_sub(1))
+            .ok()
+            .and_then(|index| self.inner.log().get(index))
+            .ok_or_else(|| {
+                canonical_refusal(ErasedError::Entry(format!(
+                    "no log entry at sequence {sequence}"
+                )))
+            })
+    }
+
     fn sealing(&self) -> Sealing<'_, G> {
         Sealing {
             content: &self.inner.bundle().content,
@@ -648,8 +713,19 @@ fn redact_typed<G: Game>(
     receipt: &Receipt<G::Action, G::Event>,
     viewer: Viewer,
 ) -> Result<Value, ErasedError> {
+    let bytes = redact_typed_canonical::<G>(sealing, receipt, viewer)?;
+    serde_json::from_slice(&bytes)
+        .map_err(|e| ErasedError::Canonical(ReplayError::Malformed(e.to_string()).to_string()))
+}
+
+/// The canonical bytes of a receipt as `viewer` may see it ([`redact_typed`] before parsing).
+fn redact_typed_canonical<G: Game>(
+    sealing: &Sealing<'_, G>,
+    receipt: &Receipt<G::Action, G::Event>,
+    viewer: Viewer,
+) -> Result<Vec<u8>, ErasedError> {
     if viewer == Viewer::Referee {
-        return canonical(receipt);
+        return canonical_bytes(receipt);
     }
     let content = sealing.content;
     let events = receipt
@@ -668,7 +744,7 @@ fn redact_typed<G: Game>(
     .map_err(|e| ErasedError::Canonical(e.to_string()))?;
     let fingerprint = view_fingerprint(receipt, viewer)
         .ok_or_else(|| ErasedError::Entry(format!("the receipt has no view for {viewer:?}")))?;
-    canonical(&ReceiptFor {
+    canonical_bytes(&ReceiptFor {
         sequence: receipt.sequence,
         command_id: &receipt.command_id,
         seat: receipt.seat,
@@ -790,29 +866,8 @@ impl<G: Game> ErasedMatch for TypedMatch<G> {
     }
 
     fn submit(&mut self, command: ErasedCommand) -> Result<ErasedAccepted, ErasedRefusal> {
-        let action = Self::parse_action(&command.action)?;
-        let envelope = CommandEnvelope {
-            command_id: command.command_id,
-            seat: command.seat,
-            expected_sequence: command.expected_sequence,
-            expected_step: command.expected_step,
-            tick: command.tick,
-            action,
-        };
-        let accepted = self
-            .inner
-            .submit(envelope)
-            .map_err(ErasedRefusal::Refused)?;
-        let repeat = accepted.repeat;
-        let sequence = accepted.receipt.sequence;
-        let index = usize::try_from(sequence.saturating_sub(1)).unwrap_or(usize::MAX);
-        let entry = &self.inner.log()[index];
-        let canonical_refusal = |e: ErasedError| {
-            ErasedRefusal::Refused(CommandRefusal::Rule(Rejection::new(
-                "match_broken",
-                e.to_string(),
-            )))
-        };
+        let (sequence, repeat) = self.submit_typed(command)?;
+        let entry = self.logged(sequence)?;
         Ok(ErasedAccepted {
             sequence,
             repeat,
@@ -820,6 +875,21 @@ impl<G: Game> ErasedMatch for TypedMatch<G> {
                 envelope: canonical(&entry.envelope).map_err(canonical_refusal)?,
                 receipt: canonical(&entry.receipt).map_err(canonical_refusal)?,
             },
+        })
+    }
+
+    fn submit_json(&mut self, command: ErasedCommand) -> Result<ErasedAcceptedJson, ErasedRefusal> {
+        let (sequence, repeat) = self.submit_typed(command)?;
+        let entry = self.logged(sequence)?;
+        let text = |bytes: Vec<u8>| {
+            String::from_utf8(bytes)
+                .map_err(|e| canonical_refusal(ErasedError::Canonical(e.to_string())))
+        };
+        Ok(ErasedAcceptedJson {
+            sequence,
+            repeat,
+            envelope: text(canonical_bytes(&entry.envelope).map_err(canonical_refusal)?)?,
+            receipt: text(canonical_bytes(&entry.receipt).map_err(canonical_refusal)?)?,
         })
     }
 
@@ -906,6 +976,13 @@ impl<G: Game> ErasedMatch for TypedMatch<G> {
         let index = usize::try_from(sequence.checked_sub(1)?).ok()?;
         let entry = self.inner.log().get(index)?;
         self.redact(&entry.receipt, viewer).ok()
+    }
+
+    fn receipt_json(&self, sequence: Sequence, viewer: Viewer) -> Option<String> {
+        let index = usize::try_from(sequence.checked_sub(1)?).ok()?;
+        let entry = self.inner.log().get(index)?;
+        let bytes = redact_typed_canonical::<G>(&self.sealing(), &entry.receipt, viewer).ok()?;
+        String::from_utf8(bytes).ok()
     }
 
     fn receipt_by_command(&self, command_id: &str, viewer: Viewer) -> Option<Value> {

@@ -25,9 +25,9 @@ pub mod testing;
 pub use bots::{bot_generator, Bot, RandomBot};
 pub use bundle_dir::{read_bundle_dir, BundleReadError};
 pub use erased::{
-    BotFactory, CompiledBundle, ErasedAccepted, ErasedBundle, ErasedCommand, ErasedError,
-    ErasedMatch, ErasedPreview, ErasedRefusal, ErasedSpec, ErasedView, GameDescription, GameHooks,
-    ReceiptRedactor, SystemCommand,
+    BotFactory, CompiledBundle, ErasedAccepted, ErasedAcceptedJson, ErasedBundle, ErasedCommand,
+    ErasedError, ErasedMatch, ErasedPreview, ErasedRefusal, ErasedSpec, ErasedView,
+    GameDescription, GameHooks, ReceiptRedactor, SystemCommand,
 };
 pub use matches::{
     sealed_events, state_fingerprint, Accepted, LogEntry, Match, MatchError, MatchSpec, SeatKind,

@@ -885,6 +885,30 @@ fn refuse_reserved_command_id(command_id: &str) -> ApiResult<()> {
     Ok(())
 }
 
+/// The `commandId` of a receipt's JSON text, read without building the rest of it.
+fn command_id_of(text: &str) -> Option<std::borrow::Cow<'_, str>> {
+    #[derive(Deserialize)]
+    struct CommandIdOnly<'a> {
+        #[serde(rename = "commandId", borrow)]
+        command_id: std::borrow::Cow<'a, str>,
+    }
+    serde_json::from_str::<CommandIdOnly<'_>>(text)
+        .ok()
+        .map(|r| r.command_id)
+}
+
+/// A 200 whose body is JSON text already written (what `Json` would answer for its value).
+fn json_text_response(text: String) -> Response {
+    (
+        [(
+            axum::http::header::CONTENT_TYPE,
+            axum::http::HeaderValue::from_static("application/json"),
+        )],
+        text,
+    )
+        .into_response()
+}
+
 /// `POST /api/v1/matches/{matchId}/commands`.
 #[utoipa::path(post, path = "/api/v1/matches/{matchId}/commands", tag = "commands",
     params(("matchId" = String, Path, description = "The match id")),
@@ -925,6 +949,7 @@ pub async fn submit_command(
         }
         None => None,
     };
+    let command_id = body.command_id.clone();
     let submission = Submission {
         command_id: body.command_id,
         seat: Some(seat),
@@ -935,22 +960,25 @@ pub async fn submit_command(
         origin: Origin::Person,
     };
     let answered = hub.submit_locked(&slot, &mut guard, submission).await?;
-    // Redact from the typed log when the match is loaded (no re-parsing); otherwise (a repeat
-    // answered from the store after a reload failed) from the stored receipt.
+    // Redact from the typed log when the match is loaded, straight to the canonical JSON the
+    // answer carries (no `Value` built, parsed or serialized again on the hot path); otherwise
+    // (a repeat answered from the store after a reload failed) from the stored receipt.
     let typed = guard
         .as_ref()
         .filter(|l| l.m.sequence() >= answered.sequence)
-        .and_then(|l| l.m.receipt(answered.sequence, Viewer::Seat(seat)))
-        .filter(|r| r["commandId"] == answered.receipt["commandId"]);
+        .and_then(|l| l.m.receipt_json(answered.sequence, Viewer::Seat(seat)))
+        // The answer (new or a repeat) is this command id's receipt: the one at that sequence.
+        .filter(|text| command_id_of(text).is_some_and(|id| id == command_id));
     drop(guard);
-    let redacted = match (typed, slot.redactor()) {
-        (Some(r), _) => r,
-        (None, Some(r)) => r
-            .redact(&answered.receipt, Viewer::Seat(seat))
-            .map_err(|_| ApiError::internal("redact the receipt"))?,
+    let mut response = match (typed, slot.redactor()) {
+        (Some(text), _) => json_text_response(text),
+        (None, Some(r)) => Json(
+            r.redact(&answered.receipt_value()?, Viewer::Seat(seat))
+                .map_err(|_| ApiError::internal("redact the receipt"))?,
+        )
+        .into_response(),
         (None, None) => return Err(ApiError::internal("redact the receipt")),
     };
-    let mut response = Json(redacted).into_response();
     if answered.repeat {
         response.headers_mut().insert(
             "turnstile-repeat",
@@ -1220,7 +1248,7 @@ pub async fn resign(
         .ok_or_else(|| ApiError::internal("redact the receipt"))?;
     let receipt = receipt_dto(
         redactor
-            .redact(&answered.receipt, Viewer::Seat(seat))
+            .redact(&answered.receipt_value()?, Viewer::Seat(seat))
             .map_err(|_| ApiError::internal("redact the receipt"))?,
     )?;
     let m = loaded_match(&guard)?;

@@ -280,13 +280,13 @@ pub fn spawn_background(hub: &Arc<Hub>) {
                 Ok(Notification::Commit(notice)) => {
                     if let Some(slot) = h.loaded_slot(&notice.match_id) {
                         if notice.sequence > slot.known_sequence.load(Ordering::SeqCst) {
-                            catch_up(&h, &slot).await;
+                            catch_up(&h, &slot, Some(notice.sequence)).await;
                         }
                     }
                 }
                 Ok(Notification::Gap) | Err(RecvError::Lagged(_)) => {
                     for slot in h.slots() {
-                        catch_up(&h, &slot).await;
+                        catch_up(&h, &slot, None).await;
                     }
                 }
                 Err(RecvError::Closed) => return,
@@ -295,9 +295,18 @@ pub fn spawn_background(hub: &Arc<Hub>) {
     });
 }
 
-async fn catch_up(hub: &Arc<Hub>, slot: &Arc<Slot>) {
+/// Catches a loaded match up with the store; `committed` is the sequence a notification
+/// announced, if one did.
+async fn catch_up(hub: &Arc<Hub>, slot: &Arc<Slot>, committed: Option<u64>) {
     let mut guard = slot.state.clone().lock_owned().await;
-    if guard.is_none() {
+    let Some(loaded) = guard.as_ref() else {
+        return;
+    };
+    // This node's own commits are announced too, usually before the command that made them
+    // has noted them: once the lock is ours, a match already at that sequence holds it (memory
+    // never keeps a sequence the store refused: a failed append unloads the match), so there
+    // is nothing to read back.
+    if committed.is_some_and(|sequence| loaded.m.sequence() >= sequence) {
         return;
     }
     if let Err(e) = hub.catch_up_locked(slot, &mut guard).await {

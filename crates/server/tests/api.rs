@@ -224,6 +224,90 @@ async fn sokoban_flow(db: Db) {
 }
 on_both_backends!(a_sokoban_match_through_every_route, sokoban_flow);
 
+/// The command path hands the store and the answer the match's canonical JSON text, never a
+/// value parsed and written again: the answer is the seat's receipt as the timeline redacts
+/// it, a repeat answers the same bytes, and the log holds exactly the text a value of that
+/// receipt serializes to — what was stored before the text went straight through — and it
+/// reads back as the referee's receipt.
+async fn command_answers_and_stored_receipts(db: Db) {
+    let s = TestServer::start(&db).await;
+    let (id, tokens, _) = s.create(sokoban()).await;
+    let token = tokens[0].clone().unwrap();
+    let send = |command_id: &'static str, expected: u64, action: Value| {
+        let request = s
+            .http
+            .post(s.url(&format!("/api/v1/matches/{id}/commands")))
+            .bearer_auth(&token)
+            .json(
+                &json!({ "commandId": command_id, "expectedSequence": expected, "action": action }),
+            );
+        async move {
+            let response = request.send().await.unwrap();
+            let status = response.status().as_u16();
+            let json = response
+                .headers()
+                .get("content-type")
+                .map(|v| v.to_str().unwrap().to_owned());
+            (status, json, response.bytes().await.unwrap())
+        }
+    };
+    let (status, content_type, first) = send("c-1", 0, mv("right")).await;
+    assert_eq!(status, 200, "{}", String::from_utf8_lossy(&first));
+    assert_eq!(content_type.as_deref(), Some("application/json"));
+    let (status, _, second) = send("c-2", 1, mv("left")).await;
+    assert_eq!(status, 200);
+    let (status, _, repeated) = send("c-1", 0, mv("right")).await;
+    assert_eq!(status, 200);
+    assert_eq!(repeated, first, "a repeat answers the same bytes");
+
+    let (status, timeline) = s
+        .get(
+            &format!("/api/v1/matches/{id}/timeline?after=0"),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(status, 200, "{timeline}");
+    let answered: Vec<Value> = [&first, &second]
+        .iter()
+        .map(|b| serde_json::from_slice(b).unwrap())
+        .collect();
+    assert_eq!(timeline["receipts"].as_array().unwrap(), &answered);
+
+    let store = s.server.store().clone();
+    let log = store.log(&id, 0, 10).await.unwrap();
+    assert_eq!(log.len(), 2);
+    for (i, record) in log.iter().enumerate() {
+        assert_eq!(record.receipt["commandId"], answered[i]["commandId"]);
+        assert_eq!(record.receipt["hash"], answered[i]["hash"]);
+        assert_eq!(record.envelope["commandId"], answered[i]["commandId"]);
+    }
+    if let Db::Sqlite(_) = db {
+        // The bytes in the file: what serializing the stored values gives, as before.
+        let path = db.path();
+        let stored: Vec<(String, String)> = tokio::task::spawn_blocking(move || {
+            let c = rusqlite::Connection::open(path).unwrap();
+            let mut q = c
+                .prepare("SELECT envelope, receipt FROM command_log ORDER BY sequence")
+                .unwrap();
+            q.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+                .unwrap()
+                .map(Result::unwrap)
+                .collect()
+        })
+        .await
+        .unwrap();
+        for (record, (envelope, receipt)) in log.iter().zip(&stored) {
+            assert_eq!(envelope, &serde_json::to_string(&record.envelope).unwrap());
+            assert_eq!(receipt, &serde_json::to_string(&record.receipt).unwrap());
+        }
+    }
+    s.stop().await;
+}
+on_both_backends!(
+    command_answers_are_the_timeline_receipts_and_the_log_keeps_canonical_text,
+    command_answers_and_stored_receipts
+);
+
 async fn errors(db: Db) {
     let mut config = common::test_config();
     config.max_body_bytes = 2048;

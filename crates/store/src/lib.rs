@@ -45,8 +45,9 @@ use tokio::sync::broadcast;
 pub use error::{Conflict, StoreError, StoreResult};
 pub use postgres::{PostgresOptions, PostgresStore};
 pub use records::{
-    AppendOutcome, CommitNotice, ContentRecord, LeaseOutcome, LeaseRecord, LogRecord, MatchRecord,
-    MatchStatus, Notification, OpenMatch, PutOutcome, RejectionRecord, SeatClaim, SnapshotRecord,
+    AppendOutcome, CommitNotice, ContentRecord, JsonLogRecord, LeaseOutcome, LeaseRecord,
+    LogRecord, MatchRecord, MatchStatus, Notification, OpenMatch, PutOutcome, RejectionRecord,
+    SeatClaim, SnapshotRecord,
 };
 pub use sqlite::{SqliteOptions, SqliteStore, Synchronous};
 
@@ -193,6 +194,26 @@ pub trait Store: Send + Sync + 'static {
     /// from the log (snapshot + log) before accepting its next command; a client retrying
     /// the same command id then gets the stored receipt if it did commit.
     async fn append(&self, match_id: &str, record: &LogRecord) -> StoreResult<()>;
+
+    /// [`Store::append`] of a record whose envelope and receipt are JSON text already: the
+    /// same checks, errors and durability, the text stored as given. The backends here write
+    /// it straight through; this default parses it and calls [`Store::append`] (text that is
+    /// not JSON is `invalid`).
+    async fn append_json(&self, match_id: &str, record: JsonLogRecord) -> StoreResult<()> {
+        let parse = |what: &str, text: &str| {
+            serde_json::from_str(text)
+                .map_err(|e| StoreError::Invalid(format!("the {what} to append is not JSON: {e}")))
+        };
+        let record = LogRecord {
+            sequence: record.sequence,
+            envelope: parse("envelope", &record.envelope)?,
+            receipt: parse("receipt", &record.receipt)?,
+            command_id: record.command_id,
+            tick: record.tick,
+            recorded_at_ms: record.recorded_at_ms,
+        };
+        self.append(match_id, &record).await
+    }
 
     /// Group commit: appends commands of (usually) different matches in one transaction.
     ///

@@ -180,6 +180,20 @@ impl PreparedAppend {
         })
     }
 
+    /// A record whose JSON is text already: taken as it is.
+    pub(crate) fn from_json(match_id: &str, record: JsonLogRecord) -> StoreResult<PreparedAppend> {
+        Ok(PreparedAppend {
+            match_id: match_id.to_owned(),
+            sequence: record.sequence,
+            sequence_i64: to_i64("sequence", record.sequence)?,
+            command_id: record.command_id,
+            tick: to_i64("tick", record.tick)?,
+            envelope: record.envelope,
+            receipt: record.receipt,
+            recorded_at_ms: record.recorded_at_ms,
+        })
+    }
+
     /// Why this append was refused, given what the database holds now; `None` if nothing
     /// refuses it.
     pub(crate) fn refusal(

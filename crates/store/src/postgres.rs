@@ -1122,6 +1122,14 @@ impl Store for PostgresStore {
             .unwrap_or_else(|| Err(StoreError::Backend("no outcome".to_owned())))
     }
 
+    async fn append_json(&self, match_id: &str, record: JsonLogRecord) -> StoreResult<()> {
+        let prepared = PreparedAppend::from_json(match_id, record)?;
+        self.enqueue(vec![Ok(prepared)])
+            .await?
+            .pop()
+            .unwrap_or_else(|| Err(StoreError::Backend("no outcome".to_owned())))
+    }
+
     async fn append_many(
         &self,
         entries: &[(String, LogRecord)],

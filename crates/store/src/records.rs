@@ -132,6 +132,26 @@ pub struct LogRecord {
     pub recorded_at_ms: i64,
 }
 
+/// A [`LogRecord`] whose envelope and receipt are JSON text already (the engine's canonical
+/// form), for [`crate::Store::append_json`]: stored as given, so the command path neither
+/// parses them into values nor serializes them again. The text must be JSON; it is what a
+/// later [`crate::Store::log`] parses back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JsonLogRecord {
+    /// The receipt's sequence: 1 for the first command, then +1 each.
+    pub sequence: u64,
+    /// The command id (the idempotency key, unique per match).
+    pub command_id: String,
+    /// The tick the command was stamped with.
+    pub tick: u64,
+    /// The command envelope, JSON text.
+    pub envelope: String,
+    /// The receipt, JSON text.
+    pub receipt: String,
+    /// When the server committed it (wall-clock ms); raises the match's last activity.
+    pub recorded_at_ms: i64,
+}
+
 /// What happened to one entry of [`crate::Store::append_many`].
 pub type AppendOutcome = Result<(), crate::StoreError>;
 

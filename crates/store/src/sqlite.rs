@@ -1079,6 +1079,15 @@ impl Store for SqliteStore {
         .await
     }
 
+    async fn append_json(&self, match_id: &str, record: JsonLogRecord) -> StoreResult<()> {
+        let prepared = PreparedAppend::from_json(match_id, record)?;
+        self.write(move |c| {
+            let notice = append_in(c, &prepared)?;
+            Ok(((), vec![notice]))
+        })
+        .await
+    }
+
     async fn append_many(
         &self,
         entries: &[(String, LogRecord)],

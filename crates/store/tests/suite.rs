@@ -46,6 +46,7 @@ suite!(
     content_round_trip_and_immutability,
     matches_and_token_search_newest_first,
     append_and_log_paging,
+    json_appends_store_the_text_as_given,
     sequence_conflicts_leave_the_log_unchanged,
     command_id_conflict_leaves_the_log_unchanged,
     racing_appends_have_exactly_one_winner,
@@ -254,6 +255,74 @@ async fn append_and_log_paging(store: Arc<dyn Store>) {
 
     let err = store.append("nope", &record(1, "c1")).await.unwrap_err();
     assert_eq!(err.code(), "not_found");
+}
+
+/// A record whose JSON is text already: the same log as `append` of its values, the same
+/// conflicts, and the trait's default (parse, then `append`) agrees with the backend's own.
+async fn json_appends_store_the_text_as_given(store: Arc<dyn Store>) {
+    fn as_json(r: &LogRecord) -> JsonLogRecord {
+        JsonLogRecord {
+            sequence: r.sequence,
+            command_id: r.command_id.clone(),
+            tick: r.tick,
+            envelope: serde_json::to_string(&r.envelope).unwrap(),
+            receipt: serde_json::to_string(&r.receipt).unwrap(),
+            recorded_at_ms: r.recorded_at_ms,
+        }
+    }
+    seed_match(&*store, "m").await;
+    seed_match(&*store, "v").await;
+    for s in 1..=4 {
+        let r = record(s, &format!("c{s}"));
+        store.append_json("m", as_json(&r)).await.unwrap();
+        store.append("v", &r).await.unwrap();
+    }
+    assert_eq!(
+        store.log("m", 0, 100).await.unwrap(),
+        store.log("v", 0, 100).await.unwrap()
+    );
+    assert_eq!(
+        store.command("m", "c3").await.unwrap(),
+        Some(record(3, "c3"))
+    );
+    let err = store
+        .append_json("m", as_json(&record(4, "new")))
+        .await
+        .unwrap_err();
+    assert!(matches!(
+        err,
+        StoreError::Conflict(Conflict::Sequence {
+            last_sequence: 4,
+            ..
+        })
+    ));
+    let err = store
+        .append_json("m", as_json(&record(5, "c1")))
+        .await
+        .unwrap_err();
+    assert!(matches!(
+        err,
+        StoreError::Conflict(Conflict::CommandId { .. })
+    ));
+    assert_eq!(store.last_sequence("m").await.unwrap(), 4);
+    // The last append raised the match's last activity, as `append` does.
+    assert_eq!(
+        store
+            .get_match("m")
+            .await
+            .unwrap()
+            .unwrap()
+            .last_activity_ms,
+        record(4, "x").recorded_at_ms
+    );
+    assert_eq!(
+        store
+            .append_json("nope", as_json(&record(1, "c1")))
+            .await
+            .unwrap_err()
+            .code(),
+        "not_found"
+    );
 }
 
 async fn sequence_conflicts_leave_the_log_unchanged(store: Arc<dyn Store>) {

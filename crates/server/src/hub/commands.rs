@@ -48,10 +48,18 @@ pub(crate) struct Submission {
 pub(crate) struct Answered {
     /// The receipt's sequence.
     pub(crate) sequence: Sequence,
-    /// The full receipt; the route redacts it for the caller.
-    pub(crate) receipt: Value,
+    /// The full receipt as the match wrote it (canonical JSON text, the bytes stored); the
+    /// route redacts it for the caller.
+    pub(crate) receipt: String,
     /// True when the command id had been answered before.
     pub(crate) repeat: bool,
+}
+
+impl Answered {
+    /// The full receipt as a value (parsed when a route needs one: not on the command path).
+    pub(crate) fn receipt_value(&self) -> Result<Value, ApiError> {
+        serde_json::from_str(&self.receipt).map_err(|_| ApiError::internal("read the receipt"))
+    }
 }
 
 /// The answer to a refusal that is not a rule rejection.
@@ -95,12 +103,26 @@ pub(crate) fn refusal_error(refusal: &ErasedRefusal, sequence: Sequence, step: u
 impl Hub {
     /// What every commit (ours or another node's) sets off: live streams and the driver.
     pub(super) fn after_commit(&self, slot: &Slot, sequence: Sequence, receipt: &Value) {
+        self.after_commit_with(slot, sequence, || Some(receipt.clone()));
+    }
+
+    /// [`Hub::after_commit`] for a receipt given as JSON text (this node's own commits): it is
+    /// parsed only when a live stream is there to take it.
+    pub(super) fn after_commit_json(&self, slot: &Slot, sequence: Sequence, receipt: &str) {
+        self.after_commit_with(slot, sequence, || serde_json::from_str(receipt).ok());
+    }
+
+    fn after_commit_with(
+        &self,
+        slot: &Slot,
+        sequence: Sequence,
+        receipt: impl FnOnce() -> Option<Value>,
+    ) {
         slot.known_sequence.fetch_max(sequence, Ordering::SeqCst);
         if slot.live.receiver_count() > 0 {
-            let _ = slot.live.send(Arc::new(Committed {
-                sequence,
-                receipt: receipt.clone(),
-            }));
+            if let Some(receipt) = receipt() {
+                let _ = slot.live.send(Arc::new(Committed { sequence, receipt }));
+            }
         }
         slot.wake.notify_one();
     }
@@ -254,34 +276,38 @@ impl Hub {
             tick,
             action: submission.action.clone(),
         };
-        match loaded.m.submit(command) {
+        // The entry comes as the canonical JSON text the store keeps and the answer is made
+        // from: no value is built, parsed or serialized again on the way (the profile of a
+        // loaded server had that round trip among its larger costs).
+        match loaded.m.submit_json(command) {
             Ok(accepted) if accepted.repeat => Ok(Answered {
                 sequence: accepted.sequence,
-                receipt: accepted.entry.receipt,
+                receipt: accepted.receipt,
                 repeat: true,
             }),
             Ok(accepted) => {
-                let record = LogRecord {
-                    sequence: accepted.sequence,
+                let sequence = accepted.sequence;
+                let record = JsonLogRecord {
+                    sequence,
                     command_id: submission.command_id.clone(),
                     tick,
-                    envelope: accepted.entry.envelope,
-                    receipt: accepted.entry.receipt,
+                    envelope: accepted.envelope,
+                    receipt: accepted.receipt.clone(),
                     recorded_at_ms: self.clock.wall_ms(),
                 };
-                match self.store.append(&slot.id, &record).await {
+                match self.store.append_json(&slot.id, record).await {
                     Ok(()) => {
                         if submission.origin == Origin::Person {
                             slot.person_commands.fetch_add(1, Ordering::Relaxed);
                         }
-                        self.after_commit(slot, record.sequence, &record.receipt);
+                        self.after_commit_json(slot, sequence, &accepted.receipt);
                         self.note_finished(slot, loaded.m.as_ref());
-                        if record.sequence % self.config.snapshot_every.max(1) == 0 {
+                        if sequence % self.config.snapshot_every.max(1) == 0 {
                             self.store_snapshot(slot, loaded.m.as_ref());
                         }
                         Ok(Answered {
-                            sequence: record.sequence,
-                            receipt: record.receipt,
+                            sequence,
+                            receipt: accepted.receipt,
                             repeat: false,
                         })
                     }
@@ -395,10 +421,10 @@ impl Hub {
             tick: loaded.m.last_tick(),
             action: submission.action.clone(),
         };
-        Some(match loaded.m.submit(command) {
+        Some(match loaded.m.submit_json(command) {
             Ok(accepted) if accepted.repeat => Ok(Answered {
                 sequence: accepted.sequence,
-                receipt: accepted.entry.receipt,
+                receipt: accepted.receipt,
                 repeat: true,
             }),
             Ok(_) => {

@@ -41,8 +41,8 @@ use turnstile_runtime::{
     ReceiptRedactor, ReplayEntry, SeatSpec,
 };
 use turnstile_store::{
-    Conflict, LeaseOutcome, LogRecord, MatchRecord, MatchStatus, RejectionRecord, SnapshotRecord,
-    Store, StoreError,
+    Conflict, JsonLogRecord, LeaseOutcome, LogRecord, MatchRecord, MatchStatus, RejectionRecord,
+    SnapshotRecord, Store, StoreError,
 };
 
 /// Everything a node shares between requests.
