@@ -23,6 +23,12 @@ pub(crate) struct Matcher {
     saved_u: Vec<i64>,
     saved_v: Vec<i64>,
     saved_owner: Vec<usize>,
+    /// The costs of the last [`Matcher::bound`]'s boxes, row-major (box `i`, goal `j` at
+    /// `i * goals + j`): every child re-matches against these, so the distance tables are read
+    /// once per parent instead of once per augmenting step.
+    matrix: Vec<i64>,
+    /// The costs of the moved box in [`Matcher::moved`].
+    row: Vec<i64>,
 }
 
 /// The cost of box `i` (standing on `cell`) going to goal `j`.
@@ -49,7 +55,15 @@ impl Matcher {
             return None;
         }
         // Rows are boxes (1..=n), columns goals (1..=m); index 0 is the virtual start.
-        let bound = self.full(n, m, &|i, j| cost_of(graph, boxes[i], j));
+        let mut matrix = std::mem::take(&mut self.matrix);
+        matrix.clear();
+        matrix.extend(
+            boxes
+                .iter()
+                .flat_map(|&b| (0..m).map(move |j| cost_of(graph, b, j))),
+        );
+        let bound = self.full(n, m, &|i, j| matrix[i * m + j]);
+        self.matrix = matrix;
         self.saved_u.clone_from(&self.u);
         self.saved_v.clone_from(&self.v);
         self.saved_owner.clone_from(&self.owner);
@@ -57,7 +71,7 @@ impl Matcher {
     }
 
     /// A full matching of `n` rows to `m` columns.
-    fn full(&mut self, n: usize, m: usize, cost: &dyn Fn(usize, usize) -> i64) -> Option<u32> {
+    fn full<F: Fn(usize, usize) -> i64>(&mut self, n: usize, m: usize, cost: &F) -> Option<u32> {
         self.u.clear();
         self.u.resize(n + 1, 0);
         self.v.clear();
@@ -75,6 +89,9 @@ impl Matcher {
     /// The bound of the last position given to [`Matcher::bound`] with box `k` moved to `to`:
     /// one augmenting path instead of a full matching, O(boxes · goals), when there are as many
     /// boxes as goals (the freed goal is then the only free one, so the path re-matches it).
+    ///
+    /// `boxes` must be the boxes last given to [`Matcher::bound`]: their costs are read from the
+    /// matrix kept then.
     pub(crate) fn moved(
         &mut self,
         graph: &CellGraph,
@@ -83,14 +100,35 @@ impl Matcher {
         to: u16,
     ) -> Option<u32> {
         let m = graph.goals.len();
-        let cost = |i: usize, j: usize| {
-            let cell = if i == k { to } else { boxes[i] };
-            cost_of(graph, cell, j)
-        };
-        if boxes.len() < m {
+        debug_assert_eq!(self.matrix.len(), boxes.len() * m);
+        let matrix = std::mem::take(&mut self.matrix);
+        let mut row = std::mem::take(&mut self.row);
+        row.clear();
+        row.extend((0..m).map(|j| cost_of(graph, to, j)));
+        let bound = self.rematch(boxes.len(), m, k, &|i: usize, j: usize| {
+            if i == k {
+                row[j]
+            } else {
+                matrix[i * m + j]
+            }
+        });
+        self.matrix = matrix;
+        self.row = row;
+        bound
+    }
+
+    /// [`Matcher::moved`] over `n` boxes, `m` goals and the changed costs `cost`.
+    fn rematch<F: Fn(usize, usize) -> i64>(
+        &mut self,
+        n: usize,
+        m: usize,
+        k: usize,
+        cost: &F,
+    ) -> Option<u32> {
+        if n < m {
             // With spare goals, the freed goal's dual may be negative while it stays unmatched,
             // which one augmenting path does not repair: match from scratch.
-            return self.full(boxes.len(), m, &cost);
+            return self.full(n, m, cost);
         }
         self.u.clone_from(&self.saved_u);
         self.v.clone_from(&self.saved_v);
@@ -106,11 +144,11 @@ impl Matcher {
             .map(|j| cost(k, j - 1) - self.v[j])
             .min()
             .unwrap_or(0);
-        self.augment(row, m, &cost);
-        self.total(m, &cost)
+        self.augment(row, m, cost);
+        self.total(m, cost)
     }
 
-    fn total(&self, m: usize, cost: &dyn Fn(usize, usize) -> i64) -> Option<u32> {
+    fn total<F: Fn(usize, usize) -> i64>(&self, m: usize, cost: &F) -> Option<u32> {
         let total: i64 = (1..=m)
             .filter(|&j| self.owner[j] != 0)
             .map(|j| cost(self.owner[j] - 1, j - 1))
@@ -119,7 +157,7 @@ impl Matcher {
     }
 
     /// Matches row `i` along a shortest augmenting path, updating the duals.
-    fn augment(&mut self, i: usize, m: usize, cost: &dyn Fn(usize, usize) -> i64) {
+    fn augment<F: Fn(usize, usize) -> i64>(&mut self, i: usize, m: usize, cost: &F) {
         self.owner[0] = i;
         let mut j0 = 0;
         self.min_v.clear();

@@ -604,20 +604,17 @@ impl Search<'_> {
             }
             fence.map(|corral| corral.fence)
         };
-        // The parent's matching, re-used by every child (one box differs).
-        if self.matcher.bound(graph, &current).is_none() {
-            for &b in &current {
-                self.occupied[usize::from(b)] = false;
-            }
-            return Expansion::Done;
-        }
+        // The parent's matching, re-used by every child (one box differs), is made only when
+        // the first new child needs a bound: children already stored keep theirs. A stored node
+        // always has a perfect matching (its bound is finite), so none is skipped by waiting.
+        let mut matched = None;
         if let Some(rooms) = self.rooms {
             let region = &self.region;
             let found = rooms.macro_move(graph, &current, &mut self.occupied, &|c| {
                 region[usize::from(c)] == mark
             });
             if let Some((k, goal, path)) = found {
-                let result = self.expand_macro(i, &current, child, k, goal, path);
+                let result = self.expand_macro(i, &current, child, k, goal, path, &mut matched);
                 for &b in &current {
                     self.occupied[usize::from(b)] = false;
                 }
@@ -713,7 +710,7 @@ impl Search<'_> {
                         }
                     }
                     None => {
-                        let Some(h) = self.matcher.moved(graph, &current, k, to) else {
+                        let Some(h) = self.child_bound(&mut matched, &current, k, to) else {
                             continue;
                         };
                         if below.is_some_and(|limit| child_g + h >= limit) {
@@ -743,8 +740,27 @@ impl Search<'_> {
 }
 
 impl Search<'_> {
+    /// The bound of `current` with box `k` moved to `to`, matching `current` itself first if
+    /// `matched` says it is not yet (`None`); `Some(false)` records that it has no perfect
+    /// matching, so no child has one either.
+    fn child_bound(
+        &mut self,
+        matched: &mut Option<bool>,
+        current: &[u16],
+        k: usize,
+        to: u16,
+    ) -> Option<u32> {
+        let ok = *matched.get_or_insert_with(|| self.matcher.bound(self.graph, current).is_some());
+        if !ok {
+            return None;
+        }
+        self.matcher.moved(self.graph, current, k, to)
+    }
+
     /// Generates the one child of node `i` that a goal macro leads to: box `k` of `current`
-    /// pushed along `path` to `goal`. `occupied` marks `current` and is left so.
+    /// pushed along `path` to `goal`. `occupied` marks `current` and is left so; `matched` is
+    /// [`Search::child_bound`]'s.
+    #[allow(clippy::too_many_arguments)]
     fn expand_macro(
         &mut self,
         i: usize,
@@ -753,9 +769,9 @@ impl Search<'_> {
         k: usize,
         goal: u16,
         path: Vec<Push>,
+        matched: &mut Option<bool>,
     ) -> Expansion {
-        let graph = self.graph;
-        let Some(h) = self.matcher.moved(graph, current, k, goal) else {
+        let Some(h) = self.child_bound(matched, current, k, goal) else {
             return Expansion::Done;
         };
         place(current, k, goal, child);
