@@ -158,9 +158,9 @@ fn canonical_refusal(e: ErasedError) -> ErasedRefusal {
     )))
 }
 
-/// The canonical bytes [`canonical`] parses, for a caller that writes them out as they are.
-fn canonical_bytes<T: Serialize>(value: &T) -> Result<Vec<u8>, ErasedError> {
-    turnstile_core::determinism::canonical::to_canonical_vec(value)
+/// The canonical text [`canonical`] parses, for a caller that writes it out as it is.
+fn canonical_text<T: Serialize>(value: &T) -> Result<String, ErasedError> {
+    turnstile_core::determinism::canonical::to_canonical_string(value)
         .map_err(|e| ErasedError::Canonical(ReplayError::Malformed(e.to_string()).to_string()))
 }
 
@@ -713,19 +713,19 @@ fn redact_typed<G: Game>(
     receipt: &Receipt<G::Action, G::Event>,
     viewer: Viewer,
 ) -> Result<Value, ErasedError> {
-    let bytes = redact_typed_canonical::<G>(sealing, receipt, viewer)?;
-    serde_json::from_slice(&bytes)
+    let text = redact_typed_canonical::<G>(sealing, receipt, viewer)?;
+    serde_json::from_str(&text)
         .map_err(|e| ErasedError::Canonical(ReplayError::Malformed(e.to_string()).to_string()))
 }
 
-/// The canonical bytes of a receipt as `viewer` may see it ([`redact_typed`] before parsing).
+/// The canonical text of a receipt as `viewer` may see it ([`redact_typed`] before parsing).
 fn redact_typed_canonical<G: Game>(
     sealing: &Sealing<'_, G>,
     receipt: &Receipt<G::Action, G::Event>,
     viewer: Viewer,
-) -> Result<Vec<u8>, ErasedError> {
+) -> Result<String, ErasedError> {
     if viewer == Viewer::Referee {
-        return canonical_bytes(receipt);
+        return canonical_text(receipt);
     }
     let content = sealing.content;
     let events = receipt
@@ -744,7 +744,7 @@ fn redact_typed_canonical<G: Game>(
     .map_err(|e| ErasedError::Canonical(e.to_string()))?;
     let fingerprint = view_fingerprint(receipt, viewer)
         .ok_or_else(|| ErasedError::Entry(format!("the receipt has no view for {viewer:?}")))?;
-    canonical_bytes(&ReceiptFor {
+    canonical_text(&ReceiptFor {
         sequence: receipt.sequence,
         command_id: &receipt.command_id,
         seat: receipt.seat,
@@ -881,15 +881,11 @@ impl<G: Game> ErasedMatch for TypedMatch<G> {
     fn submit_json(&mut self, command: ErasedCommand) -> Result<ErasedAcceptedJson, ErasedRefusal> {
         let (sequence, repeat) = self.submit_typed(command)?;
         let entry = self.logged(sequence)?;
-        let text = |bytes: Vec<u8>| {
-            String::from_utf8(bytes)
-                .map_err(|e| canonical_refusal(ErasedError::Canonical(e.to_string())))
-        };
         Ok(ErasedAcceptedJson {
             sequence,
             repeat,
-            envelope: text(canonical_bytes(&entry.envelope).map_err(canonical_refusal)?)?,
-            receipt: text(canonical_bytes(&entry.receipt).map_err(canonical_refusal)?)?,
+            envelope: canonical_text(&entry.envelope).map_err(canonical_refusal)?,
+            receipt: canonical_text(&entry.receipt).map_err(canonical_refusal)?,
         })
     }
 
@@ -981,8 +977,7 @@ impl<G: Game> ErasedMatch for TypedMatch<G> {
     fn receipt_json(&self, sequence: Sequence, viewer: Viewer) -> Option<String> {
         let index = usize::try_from(sequence.checked_sub(1)?).ok()?;
         let entry = self.inner.log().get(index)?;
-        let bytes = redact_typed_canonical::<G>(&self.sealing(), &entry.receipt, viewer).ok()?;
-        String::from_utf8(bytes).ok()
+        redact_typed_canonical::<G>(&self.sealing(), &entry.receipt, viewer).ok()
     }
 
     fn receipt_by_command(&self, command_id: &str, viewer: Viewer) -> Option<Value> {
