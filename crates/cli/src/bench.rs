@@ -380,7 +380,8 @@ fn mnk<V: Searchable>(
     let bundle = Arc::new(bundle.map_err(|problems| format!("{problems:?}"))?);
     let generator = || bot_generator(SEED, Seat(0)).map_err(|e| e.to_string());
 
-    // Bare rules: the resolver's `apply` on a fresh state per game, until 10 × `commands` moves.
+    // Bare rules: the resolver's `apply_lean_into` (what a format-3 match runs) on a fresh state
+    // per game, until 10 × `commands` moves.
     let mut rng = generator()?;
     let (mut games, mut moves) = (0u64, 0u64);
     let start = Instant::now();
@@ -396,7 +397,7 @@ fn mnk<V: Searchable>(
     let bare = figure(
         V::ID,
         "random_games_bare",
-        "complete random games on the bare rules: the resolver's apply_into with one reused event list (Game::apply: check then commit)",
+        "complete random games on the bare rules: the resolver's apply_lean_into with one reused event list (Game::apply_lean: check then commit, events included, signals never made, as a format-3 match runs it)",
         moves,
         took,
     )

@@ -315,6 +315,28 @@ pub trait Game: Sized + Send + Sync + 'static {
         Ok(())
     }
 
+    /// [`apply`](Game::apply) appending only the events that are not signals
+    /// ([`Game::is_signal`]): the list a format-3 receipt records, which is all a match of
+    /// that format reads. The provided body is `apply` followed by dropping the signals it
+    /// appended, and that is what it means; a game overrides it only so as not to make the
+    /// signals at all (the kit's turn framework then never builds them). An override must
+    /// accept, refuse, change and record exactly what the provided body would — the test
+    /// driver (`turnstile_runtime::testing::Driver`) compares them before every command of
+    /// every game's property test. The resolver's
+    /// [`apply_lean_into`](crate::LegalActionResolver::apply_lean_into) calls it.
+    fn apply_lean(
+        content: &Self::Content,
+        state: &mut Self::State,
+        ctx: CommandContext,
+        action: &Self::Action,
+        events: &mut Vec<Self::Event>,
+    ) -> Result<(), Rejection> {
+        let from = events.len();
+        Self::apply(content, state, ctx, action, events)?;
+        retain_appended(events, from, |event| !Self::is_signal(event));
+        Ok(())
+    }
+
     /// What `viewer` may see.
     fn view(content: &Self::Content, state: &Self::State, viewer: Viewer) -> Self::View;
 
@@ -402,5 +424,36 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// state itself; a game overrides it when its serialized state is mostly defaults.
     fn fingerprint_form(state: &Self::State) -> impl Serialize + '_ {
         state
+    }
+}
+
+/// Keeps, of the events from index `from` on, those `keep` accepts, in order; the ones before
+/// `from` are the caller's and stay as they are. In place: no second list.
+pub(crate) fn retain_appended<E>(events: &mut Vec<E>, from: usize, keep: impl Fn(&E) -> bool) {
+    let mut kept = from;
+    for i in from..events.len() {
+        if keep(&events[i]) {
+            events.swap(kept, i);
+            kept += 1;
+        }
+    }
+    events.truncate(kept);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::retain_appended;
+
+    #[test]
+    fn retain_appended_filters_only_the_appended_events_in_order() {
+        let mut events = vec![1, 3, 5, 2, 4, 7, 6];
+        // The first two are the caller's: kept even though odd.
+        retain_appended(&mut events, 2, |e| e % 2 == 0);
+        assert_eq!(events, vec![1, 3, 2, 4, 6]);
+        let mut none = vec![9, 8];
+        retain_appended(&mut none, 2, |_| false);
+        assert_eq!(none, vec![9, 8]);
+        retain_appended(&mut none, 0, |_| false);
+        assert!(none.is_empty());
     }
 }

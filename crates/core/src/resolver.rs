@@ -133,6 +133,20 @@ impl<'a, G: Game> LegalActionResolver<'a, G> {
         G::apply(self.content, state, ctx, action, events).map_err(CommandRefusal::Rule)
     }
 
+    /// [`apply_into`](Self::apply_into) appending only the events that are not signals
+    /// ([`Game::apply_lean`]): what a format-3 match runs, since its receipts leave signals
+    /// out. On refusal neither `state` nor `events` changes.
+    pub fn apply_lean_into(
+        &self,
+        state: &mut G::State,
+        ctx: CommandContext,
+        action: &G::Action,
+        events: &mut Vec<G::Event>,
+    ) -> Result<(), CommandRefusal> {
+        self.check_sender(ctx, action)?;
+        G::apply_lean(self.content, state, ctx, action, events).map_err(CommandRefusal::Rule)
+    }
+
     /// Runs an action on a copy and shows `viewer` the result, with the plain (format 1) state
     /// fingerprint.
     pub fn preview(

@@ -140,11 +140,17 @@ impl<G: KitGame> KitEvent<G> {
 /// so a move fills no list of its own.
 pub struct GameEvents<'a, G: KitGame> {
     events: &'a mut Vec<KitEvent<G>>,
+    /// Whether the turn framework's signals are kept (`Game::apply`) or never made
+    /// (`Game::apply_lean`).
+    keep_signals: bool,
 }
 
 impl<'a, G: KitGame> GameEvents<'a, G> {
-    pub(crate) fn new(events: &'a mut Vec<KitEvent<G>>) -> Self {
-        GameEvents { events }
+    pub(crate) fn new(events: &'a mut Vec<KitEvent<G>>, keep_signals: bool) -> Self {
+        GameEvents {
+            events,
+            keep_signals,
+        }
     }
 
     /// Records one of the game's own events.
@@ -160,7 +166,15 @@ impl<'a, G: KitGame> GameEvents<'a, G> {
 
 impl<G: KitGame> TurnEventSink<G::Move, ()> for GameEvents<'_, G> {
     fn record(&mut self, event: TurnEvent<G::Move, ()>) {
+        debug_assert!(
+            self.keep_signals || !event.is_signal(),
+            "a signal reached a sink that keeps none"
+        );
         self.events.push(KitEvent::Turn { event });
+    }
+
+    fn keeps_signals(&self) -> bool {
+        self.keep_signals
     }
 }
 

@@ -221,7 +221,22 @@ impl<G: KitGame> Game for Kit<G> {
         action: &Action<G>,
         events: &mut Vec<KitEvent<G>>,
     ) -> Result<(), Rejection> {
-        referee::apply_in_place::<G>(rules, state, ctx, action, events).map_err(Rejection::from)
+        referee::apply_in_place::<G>(rules, state, ctx, action, events, true)
+            .map_err(Rejection::from)
+    }
+
+    /// [`apply`](Self::apply) with a sink that keeps no signals, so the turn framework never
+    /// makes them (a turn's status and timer bookkeeping, the command echoes: seven of a
+    /// move's ten events).
+    fn apply_lean(
+        rules: &Rules,
+        state: &mut KitState<G>,
+        ctx: CommandContext,
+        action: &Action<G>,
+        events: &mut Vec<KitEvent<G>>,
+    ) -> Result<(), Rejection> {
+        referee::apply_in_place::<G>(rules, state, ctx, action, events, false)
+            .map_err(Rejection::from)
     }
 
     fn view(_: &Rules, state: &KitState<G>, _: Viewer) -> KitView<G> {

@@ -65,7 +65,7 @@ pub(crate) fn judge_into<G: KitGame>(
     let recorded = events.len();
     let clock_runs = state.turns.can_time_out(&rules.turn_configs);
     let mut next = state.clone();
-    match play_on(rules, &mut next, clock_runs, ctx, action, events) {
+    match play_on(rules, &mut next, clock_runs, ctx, action, events, true) {
         Ok(()) => Ok(next),
         Err(e) => {
             events.truncate(recorded);
@@ -76,12 +76,15 @@ pub(crate) fn judge_into<G: KitGame>(
 
 /// [`judge_into`], carried out on `state` itself: the copy kept is the state before, put back
 /// if the command is refused — the same one copy, and no moving the judged state into place.
+/// With `keep_signals` false the turn framework makes no signals (`Game::apply_lean`); the
+/// rest is the same.
 pub(crate) fn apply_in_place<G: KitGame>(
     rules: &Rules,
     state: &mut KitState<G>,
     ctx: CommandContext,
     action: &Action<G>,
     events: &mut Vec<KitEvent<G>>,
+    keep_signals: bool,
 ) -> Result<(), KitError<G::Error>> {
     if state.result.is_some() {
         return Err(KitError::MatchOver);
@@ -90,12 +93,14 @@ pub(crate) fn apply_in_place<G: KitGame>(
     let clock_runs = state.turns.can_time_out(&rules.turn_configs);
     if plays_untimed(clock_runs, state, action) {
         // Nothing to put back: see `plays_untimed`.
-        return play_on(rules, state, clock_runs, ctx, action, events).inspect_err(|_| {
-            events.truncate(recorded);
-        });
+        return play_on(rules, state, clock_runs, ctx, action, events, keep_signals).inspect_err(
+            |_| {
+                events.truncate(recorded);
+            },
+        );
     }
     let before = state.clone();
-    play_on(rules, state, clock_runs, ctx, action, events).inspect_err(|_| {
+    play_on(rules, state, clock_runs, ctx, action, events, keep_signals).inspect_err(|_| {
         *state = before;
         events.truncate(recorded);
     })
@@ -131,6 +136,7 @@ fn play_on<G: KitGame>(
     ctx: CommandContext,
     action: &Action<G>,
     events: &mut Vec<KitEvent<G>>,
+    keep_signals: bool,
 ) -> Result<(), KitError<G::Error>> {
     let KitState {
         board,
@@ -144,8 +150,8 @@ fn play_on<G: KitGame>(
         target: None,
         clock_runs,
     };
-    let mut handle =
-        turns.turns_into::<G::Move, (), _>(&rules.turn_configs, GameEvents::new(events));
+    let mut handle = turns
+        .turns_into::<G::Move, (), _>(&rules.turn_configs, GameEvents::new(events, keep_signals));
     referee.apply(&mut handle, ctx, action)?;
     drop(handle);
     state.deadline_tick = if clock_runs {

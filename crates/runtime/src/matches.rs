@@ -568,9 +568,16 @@ impl<G: Game> Match<G> {
         let content = &self.bundle.content;
         let resolver = LegalActionResolver::<G>::new(content, self.seats);
         // `apply_into` is check-then-commit (a game may do it in place, never differently): a
-        // refusal leaves the state as it was.
+        // refusal leaves the state as it was. Signals are the rules' bookkeeping; format 3
+        // receipts carry what clients render, so a lean match asks for no signals at all
+        // (`Game::apply_lean`: the same command, the list without them).
         let mut events = Vec::new();
-        match resolver.apply_into(&mut self.state, ctx, &envelope.action, &mut events) {
+        let applied = if self.format.is_lean() {
+            resolver.apply_lean_into(&mut self.state, ctx, &envelope.action, &mut events)
+        } else {
+            resolver.apply_into(&mut self.state, ctx, &envelope.action, &mut events)
+        };
+        match applied {
             Ok(()) => {}
             Err(CommandRefusal::Rule(rejection)) => {
                 if let Ok(action) = Fingerprint::of(&envelope.action) {
@@ -590,10 +597,6 @@ impl<G: Game> Match<G> {
         // From here on the command is applied. Everything below is engine work whose only
         // possible failure is a game defect (a state without canonical form), which stops
         // the match instead of producing a receipt that could not be verified.
-        if self.format.is_lean() {
-            // Signals are the rules' bookkeeping; format 3 receipts carry what clients render.
-            events.retain(|event| !G::is_signal(event));
-        }
         match self.seal(envelope, events) {
             Ok(index) => Ok(Accepted {
                 receipt: &self.log[index].receipt,

@@ -135,11 +135,13 @@ impl<G: Game> Driver<G> {
         self.game.submit(envelope).map(|a| a.receipt.clone())
     }
 
-    /// The promise of [`Game::apply`], checked before every command a test submits: on the
-    /// current state, the resolver's `apply_into` (the game's own `apply`, which the match runs)
-    /// accepts or refuses exactly as `check` then `commit`, reaching the same state with the
-    /// same events appended after what the list held — and a refusal leaves both untouched.
-    /// A disagreement is a defect of the game's `apply`; it panics, failing the test.
+    /// The promises of [`Game::apply`] and [`Game::apply_lean`], checked before every command a
+    /// test submits: on the current state, the resolver's `apply_into` (the game's own
+    /// `apply`) accepts or refuses exactly as `check` then `commit`, reaching the same state
+    /// with the same events appended after what the list held; `apply_lean_into` (what a
+    /// format-3 match runs) does the same with exactly those events that are not signals —
+    /// and a refusal leaves both untouched. A disagreement is a defect of the game's `apply`
+    /// or `apply_lean`; it panics, failing the test.
     fn assert_apply_is_check_then_commit(
         &self,
         seat: Option<Seat>,
@@ -158,36 +160,49 @@ impl<G: Game> Driver<G> {
             Ok(events) => events.iter().take(1).cloned().collect(),
             Err(_) => Vec::new(),
         };
-        let mut applied_state = self.game.state().clone();
-        let mut events = held.clone();
-        let applied = resolver.apply_into(&mut applied_state, ctx, action, &mut events);
-        match (planned, applied) {
-            (Ok(planned_events), Ok(())) => {
-                assert!(
-                    events[..held.len()] == held[..] && events[held.len()..] == planned_events[..],
-                    "Game::apply recorded other events than check-then-commit"
-                );
-                assert!(
-                    applied_state == planned_state,
-                    "Game::apply reached another state than check-then-commit"
-                );
+        for lean in [false, true] {
+            let name = if lean {
+                "Game::apply_lean"
+            } else {
+                "Game::apply"
+            };
+            let mut applied_state = self.game.state().clone();
+            let mut events = held.clone();
+            let applied = if lean {
+                resolver.apply_lean_into(&mut applied_state, ctx, action, &mut events)
+            } else {
+                resolver.apply_into(&mut applied_state, ctx, action, &mut events)
+            };
+            match (&planned, applied) {
+                (Ok(planned_events), Ok(())) => {
+                    let expected: Vec<&G::Event> = planned_events
+                        .iter()
+                        .filter(|event| !lean || !G::is_signal(event))
+                        .collect();
+                    let recorded: Vec<&G::Event> = events[held.len()..].iter().collect();
+                    assert!(
+                        events[..held.len()] == held[..] && recorded == expected,
+                        "{name} recorded other events than check-then-commit"
+                    );
+                    assert!(
+                        applied_state == planned_state,
+                        "{name} reached another state than check-then-commit"
+                    );
+                }
+                (Err(planned), Err(applied)) => {
+                    assert_eq!(*planned, applied, "{name} refused otherwise than check");
+                    assert!(events == held, "a refused {name} changed the event list");
+                    assert!(
+                        applied_state == *self.game.state(),
+                        "a refused {name} changed the state"
+                    );
+                }
+                (planned, applied) => panic!(
+                    "{name} and check-then-commit disagree: {:?} against {:?}",
+                    planned.as_ref().map(|_| "accepted"),
+                    applied.map(|()| "accepted")
+                ),
             }
-            (Err(planned), Err(applied)) => {
-                assert_eq!(planned, applied, "Game::apply refused otherwise than check");
-                assert!(
-                    events == held,
-                    "a refused Game::apply changed the event list"
-                );
-                assert!(
-                    applied_state == *self.game.state(),
-                    "a refused Game::apply changed the state"
-                );
-            }
-            (planned, applied) => panic!(
-                "Game::apply and check-then-commit disagree: {:?} against {:?}",
-                planned.map(|_| "accepted"),
-                applied.map(|()| "accepted")
-            ),
         }
     }
 
@@ -448,7 +463,9 @@ fn is_active<G: Game>(content: &G::Content, state: &G::State) -> bool {
 }
 
 /// Plays one uniformly random game on the bare rules — a fresh state and the resolver's
-/// `apply`, no match, receipts or fingerprints — drawing moves from `rng`; returns its moves.
+/// `apply_lean_into`, as a format-3 match runs every command (events included, signals never
+/// made, since its receipts leave them out); no match, receipts or fingerprints — drawing
+/// moves from `rng`; returns its moves.
 ///
 /// Each move is drawn uniformly from the first seat's non-empty
 /// [`enumerate_actions`](Game::enumerate_actions) with one `rng.below(n)`, so
@@ -457,6 +474,25 @@ pub fn random_game<G: Game>(
     content: &G::Content,
     config: &G::Config,
     rng: &mut Pcg32,
+) -> Result<u32, String> {
+    play_random_game::<G>(content, config, rng, false)
+}
+
+/// [`random_game`] through the resolver's `apply_into`, every signal made and kept (what a
+/// format 1–2 match re-executes): the same game, to measure what signals cost.
+pub fn random_game_with_signals<G: Game>(
+    content: &G::Content,
+    config: &G::Config,
+    rng: &mut Pcg32,
+) -> Result<u32, String> {
+    play_random_game::<G>(content, config, rng, true)
+}
+
+fn play_random_game<G: Game>(
+    content: &G::Content,
+    config: &G::Config,
+    rng: &mut Pcg32,
+    signals: bool,
 ) -> Result<u32, String> {
     let (seats, _) = G::seat_range(content, config);
     let setup = MatchSetup {
@@ -477,9 +513,12 @@ pub fn random_game<G: Game>(
             tick: 0,
         };
         events.clear();
-        resolver
-            .apply_into(&mut state, ctx, &action, &mut events)
-            .map_err(|r| r.to_string())?;
+        let applied = if signals {
+            resolver.apply_into(&mut state, ctx, &action, &mut events)
+        } else {
+            resolver.apply_lean_into(&mut state, ctx, &action, &mut events)
+        };
+        applied.map_err(|r| r.to_string())?;
         moves += 1;
     }
     Ok(moves)

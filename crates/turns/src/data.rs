@@ -108,7 +108,7 @@ impl TurnData {
             return false;
         }
         let previous = std::mem::replace(&mut self.turn_type, turn_type);
-        events.record(TurnEvent::TurnTypeChanged {
+        events.record_signal(|| TurnEvent::TurnTypeChanged {
             previous,
             current: self.turn_type.clone(),
         });
@@ -126,12 +126,12 @@ impl TurnData {
             return false;
         }
         let previous = std::mem::replace(&mut self.status, status);
-        events.record(TurnEvent::TurnStatusChanged {
+        events.record_signal(|| TurnEvent::TurnStatusChanged {
             previous,
             current: status,
         });
         if status == TurnStatus::Active {
-            events.record(TurnEvent::TurnActivated {
+            events.record_signal(|| TurnEvent::TurnActivated {
                 player: self.player,
                 entity: self.entity,
             });
@@ -167,7 +167,7 @@ impl TurnData {
             self.player = player;
         }
         self.ticks = 0;
-        events.record(TurnEvent::TurnTimerReset);
+        events.record_signal(|| TurnEvent::TurnTimerReset);
         if let Some(turn_type) = turn_type {
             self.set_type(turn_type, events);
         }

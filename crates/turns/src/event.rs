@@ -21,6 +21,27 @@ use crate::order::SkipReason;
 pub trait TurnEventSink<P, S> {
     /// Records `event` after every event recorded before it.
     fn record(&mut self, event: TurnEvent<P, S>);
+
+    /// Whether this sink keeps *signals* ([`TurnEvent::is_signal`]): when it answers `false`
+    /// the framework never makes them, so a caller that would drop them anyway (a format-3
+    /// receipt leaves them out) pays for neither building nor dropping them. Everything else
+    /// the framework does is the same either way; only the list differs, by exactly the
+    /// signals. The answer must not change while the sink is lent to a [`Turns`](crate::Turns).
+    fn keeps_signals(&self) -> bool {
+        true
+    }
+
+    /// Records a signal made by `make`, only if this sink keeps signals.
+    fn record_signal(&mut self, make: impl FnOnce() -> TurnEvent<P, S>)
+    where
+        Self: Sized,
+    {
+        if self.keeps_signals() {
+            let event = make();
+            debug_assert!(event.is_signal(), "record_signal given a non-signal event");
+            self.record(event);
+        }
+    }
 }
 
 impl<P, S> TurnEventSink<P, S> for Vec<TurnEvent<P, S>> {
@@ -36,6 +57,10 @@ pub struct DiscardEvents;
 
 impl<P, S> TurnEventSink<P, S> for DiscardEvents {
     fn record(&mut self, _event: TurnEvent<P, S>) {}
+
+    fn keeps_signals(&self) -> bool {
+        false
+    }
 }
 
 /// Something that happened to the turn state. `P` and `S` are the game's `Play` and `Skip`

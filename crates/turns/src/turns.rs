@@ -698,10 +698,11 @@ impl<P: Clone, S: Clone, K: TurnEventSink<P, S>> Turns<'_, P, S, K> {
         G: TurnSignals<P, S, K> + ?Sized,
     {
         self.state.check_play(seat)?;
-        self.events.record(TurnEvent::PlayCommandReceived {
-            seat,
-            data: data.clone(),
-        });
+        self.events
+            .record_signal(|| TurnEvent::PlayCommandReceived {
+                seat,
+                data: data.clone(),
+            });
         self.set_status_inner(signals, TurnStatus::Resolving)?;
         self.signal(signals, |g, t| g.on_play_command(t, seat, &data))
     }
@@ -711,10 +712,11 @@ impl<P: Clone, S: Clone, K: TurnEventSink<P, S>> Turns<'_, P, S, K> {
         G: TurnSignals<P, S, K> + ?Sized,
     {
         self.state.check_skip(self.configs, seat)?;
-        self.events.record(TurnEvent::SkipCommandReceived {
-            seat,
-            data: data.clone(),
-        });
+        self.events
+            .record_signal(|| TurnEvent::SkipCommandReceived {
+                seat,
+                data: data.clone(),
+            });
         let turn_index = self.state.clock.turn_index;
         self.signal(signals, |g, t| g.on_skip_command(t, seat, &data))?;
         let clock = &self.state.clock;

@@ -1,11 +1,11 @@
 //! The three hot paths of a Connect Four match, each in a loop of its own, for profilers
 //! (`perf record`, `valgrind --tool=callgrind`) and quick before/after timings without building
 //! the whole command line: `cargo run --release -p turnstile-connect4 --example hotpaths --
-//! [bare|receipted|verify|all] [moves]`.
+//! [bare|bare-signals|receipted|verify|all] [moves]`.
 //!
 //! The workloads are `turnstile bench connect4`'s (docs/benchmarks.md): uniformly random games
 //! from the generator of `bot:0` for the seed `bench`, on the bare rules (the resolver's
-//! `apply`), through `Match::submit` (receipts, fingerprints, hashes), and the verification of
+//! `apply_lean_into`; `bare-signals`: `apply_into`, every signal made), through `Match::submit` (receipts, fingerprints, hashes), and the verification of
 //! those matches' replay files. It prints one line per path: moves, nanoseconds a move, moves a
 //! second. The wall clock is read here, at the edge, never in rules.
 
@@ -15,7 +15,7 @@ use std::time::Instant;
 use turnstile_connect4::ConnectFour;
 use turnstile_core::{CommandEnvelope, Game, Seat};
 use turnstile_mnk::MatchConfig;
-use turnstile_runtime::testing::random_game;
+use turnstile_runtime::testing::{random_game, random_game_with_signals};
 use turnstile_runtime::{bot_generator, verify, Match, MatchSpec, ReplayFile, SeatSpec};
 
 fn report(path: &str, moves: u64, start: Instant) {
@@ -73,6 +73,21 @@ fn main() {
             );
         }
         report("bare", done, start);
+    }
+    if path == "bare-signals" || path == "all" {
+        let mut rng = generator();
+        let (start, mut done) = (Instant::now(), 0u64);
+        while done < moves.saturating_mul(10) {
+            done += u64::from(
+                random_game_with_signals::<ConnectFour>(
+                    &bundle.content,
+                    &MatchConfig::default(),
+                    &mut rng,
+                )
+                .expect("a game"),
+            );
+        }
+        report("bare-signals", done, start);
     }
     if path == "receipted" || path == "all" {
         let mut rng = generator();

@@ -4,8 +4,8 @@
 //! What it pins (issue 14): fingerprinting a state, its view and a receipt's hashed fields with a
 //! reused `Fingerprinter` allocates nothing once its buffers have grown (the lean board and the
 //! board view are written from the bitboards, no strings built); and a move on the bare rules —
-//! the resolver's `apply_into` with a reused event list — allocates nothing at all until the
-//! move that wins: the kit records game and turn events straight into the caller's list
+//! the resolver's `apply_into` or `apply_lean_into` with a reused event list — allocates
+//! nothing at all until the move that wins: the kit records game and turn events straight into the caller's list
 //! (`GameEvents`), and the copy it judges on keeps its per-seat data and the round's
 //! commanders inline.
 //!
@@ -104,43 +104,49 @@ fn hot_paths_allocate_what_they_must_and_no_more() {
     }
     assert_eq!(region.change().allocations, 0, "building a view allocated");
 
-    // Bare moves through `apply_into` with one reused event list: none at all while the game
-    // goes on; the winning move builds its line (kept in the result and in `matchEnded`).
-    let games = 100;
-    let mut states: Vec<_> = (0..games).map(|_| fresh()).collect();
-    let mut events = Vec::with_capacity(32);
-    let (mut steady, mut winning) = (0, 0);
-    for state in &mut states {
-        for (i, column) in GAME.into_iter().enumerate() {
-            let seat = state.to_move().unwrap();
-            let ctx = CommandContext {
-                seat: Some(seat),
-                tick: 0,
-            };
-            events.clear();
-            let region = Region::new(GLOBAL);
-            resolver
-                .apply_into(
-                    state,
-                    ctx,
-                    &turnstile_mnk::Action::Play(column),
-                    &mut events,
-                )
+    // Bare moves through `apply_into` (every signal made) and `apply_lean_into` (what a
+    // format-3 match runs: no signals made) with one reused event list: none at all while the
+    // game goes on; the winning move builds its line (kept in the result and in `matchEnded`).
+    for lean in [false, true] {
+        let games = 100;
+        let mut states: Vec<_> = (0..games).map(|_| fresh()).collect();
+        let mut events = Vec::with_capacity(32);
+        let (mut steady, mut winning) = (0, 0);
+        for state in &mut states {
+            for (i, column) in GAME.into_iter().enumerate() {
+                let seat = state.to_move().unwrap();
+                let ctx = CommandContext {
+                    seat: Some(seat),
+                    tick: 0,
+                };
+                events.clear();
+                let action = turnstile_mnk::Action::Play(column);
+                let region = Region::new(GLOBAL);
+                if lean {
+                    resolver.apply_lean_into(state, ctx, &action, &mut events)
+                } else {
+                    resolver.apply_into(state, ctx, &action, &mut events)
+                }
                 .unwrap();
-            let allocations = region.change().allocations;
-            if i + 1 < GAME.len() {
-                steady += allocations;
-            } else {
-                winning += allocations;
+                let allocations = region.change().allocations;
+                if i + 1 < GAME.len() {
+                    steady += allocations;
+                } else {
+                    winning += allocations;
+                }
             }
+            assert!(state.result().is_some(), "the fixed game ends in a line");
         }
-        assert!(state.result().is_some(), "the fixed game ends in a line");
+        assert_eq!(
+            steady, 0,
+            "bare moves (lean: {lean}) that do not end the game allocated"
+        );
+        assert!(
+            winning <= WINNING_MOVE_CEILING * games,
+            "{games} winning moves (lean: {lean}) allocated {winning} times, more than \
+             {WINNING_MOVE_CEILING} each"
+        );
     }
-    assert_eq!(steady, 0, "bare moves that do not end the game allocated");
-    assert!(
-        winning <= WINNING_MOVE_CEILING * games,
-        "{games} winning moves allocated {winning} times, more than {WINNING_MOVE_CEILING} each"
-    );
 
     // The resolver's `apply`, which returns a new list of events: that list, and nothing else.
     let mut state = fresh();
