@@ -187,10 +187,7 @@ impl<G: KitGame> Game for Kit<G> {
         if state.result.is_some() || state.turns.check_play(seat).is_err() {
             return Vec::new();
         }
-        G::moves(&state.board, seat)
-            .into_iter()
-            .map(Action::Play)
-            .collect()
+        G::moves(&state.board, seat).map(Action::Play).collect()
     }
 
     fn check(

@@ -136,8 +136,10 @@ pub trait KitGame: Debug + Clone + Copy + PartialEq + Eq + Send + Sync + 'static
         target: Self::Target,
         events: &mut GameEvents<'_, Self>,
     ) -> Option<Self::Win>;
-    /// Every move `seat` may play on `board`, in a stable order (for bots and tests).
-    fn moves(board: &Self::Board, seat: Seat) -> Vec<Self::Move>;
+    /// Every move `seat` may play on `board`, in a stable order (for bots and tests). An
+    /// iterator, so that the kit collects the actions straight into one list (one allocation
+    /// a listing, what a random or searching bot pays per position).
+    fn moves(board: &Self::Board, seat: Seat) -> impl Iterator<Item = Self::Move>;
     /// The parameters of the [`PLAY_KIND`](KitGame::PLAY_KIND) action with the values allowed
     /// now, for clients.
     fn play_params(board: &Self::Board) -> Vec<ParamSpec>;

@@ -252,12 +252,22 @@ impl MatchTurns {
                 .resolve_optional(id)
                 .map_or(true, |c| c.is_some_and(|c| c.uses_timer))
         };
-        timed(self.clock.current.config.as_ref())
-            || self
-                .order
-                .commanders()
-                .chain(self.order.pending())
-                .any(|c| timed(c.config.as_ref()))
+        let current = self.clock.current.config.as_ref();
+        if timed(current) {
+            return true;
+        }
+        // Asked before every command of a kit match, whose commanders take their turns under
+        // the current turn's config: a config that is the current one (the same shared text,
+        // or none like it) was just answered, so only the others are looked up.
+        let same_as_current = |id: Option<&crate::TurnConfigId>| match (id, current) {
+            (Some(id), Some(current)) => id.shares_text(current),
+            (None, None) => true,
+            _ => false,
+        };
+        self.order
+            .commanders()
+            .chain(self.order.pending())
+            .any(|c| !same_as_current(c.config.as_ref()) && timed(c.config.as_ref()))
     }
 
     /// A handle to change the state, resolving configs in `configs` (the pinned content). `P` and

@@ -541,3 +541,49 @@ fn a_commander_without_a_seat_refuses_every_seats_play() {
         );
     }
 }
+
+/// `can_time_out`: true when the current turn's config or any commander's (here pending) uses
+/// a timer; false only when none can. Commanders that share
+/// the current turn's config are answered by it (the lookup is skipped, the answer is not).
+#[test]
+fn a_match_can_time_out_when_the_current_turn_or_any_commander_is_timed() {
+    let configs = configs();
+    let with = |config: Option<&str>| {
+        let c = Commander::new("c", Some(Seat(0)), 1);
+        match config {
+            Some(name) => c.with_config(id(name)),
+            None => c,
+        }
+    };
+    // (current turn's config, commanders' configs, expected)
+    type Case<'a> = (Option<&'a str>, &'a [Option<&'a str>], bool);
+    let cases: [Case; 6] = [
+        (Some("untimed"), &[Some("untimed"), Some("untimed")], false),
+        (None, &[None, None], false),
+        (Some("untimed"), &[Some("untimed"), Some("timed")], true),
+        (Some("untimed"), &[None, Some("short")], true),
+        (Some("timed"), &[Some("timed"), Some("timed")], true),
+        (None, &[None, Some("untimed"), Some("forfeit")], true),
+    ];
+    for (current, commanders, expected) in cases {
+        let mut state = three_seats();
+        let mut turns = state.turns::<u32, ()>(&configs);
+        for (n, config) in commanders.iter().enumerate() {
+            let mut commander = with(*config);
+            commander.id = cid(&format!("c{n}"));
+            turns.add_commander(commander).unwrap();
+        }
+        turns
+            .reset(
+                &mut NoSignals,
+                ResetTurn::new().with_config(current.map(id)),
+            )
+            .unwrap();
+        drop(turns);
+        assert_eq!(
+            state.can_time_out(&configs),
+            expected,
+            "current {current:?}, commanders {commanders:?}"
+        );
+    }
+}

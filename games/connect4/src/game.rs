@@ -41,14 +41,14 @@ impl Variant for ConnectFourRules {
             .ok_or(RuleError::ColumnFull { column: *column })
     }
 
-    fn moves(board: &Board) -> Vec<u16> {
-        open_columns(board)
+    fn moves(board: &Board) -> impl Iterator<Item = u16> {
+        board.open_columns()
     }
 
     /// `column`: an `Integer` range when the open columns are contiguous (always at the start),
     /// otherwise `OneOf` the open columns, as integers.
     fn play_params(board: &Board) -> Vec<ParamSpec> {
-        let open = open_columns(board);
+        let open: Vec<u16> = board.open_columns().collect();
         let range = match (open.first(), open.last()) {
             (Some(&min), Some(&max)) if usize::from(max - min) + 1 == open.len() => {
                 ParamRange::Integer {
@@ -65,11 +65,4 @@ impl Variant for ConnectFourRules {
             range,
         }]
     }
-}
-
-/// The columns that are not full, from the left.
-fn open_columns(board: &Board) -> Vec<u16> {
-    let mut open = Vec::with_capacity(usize::from(board.width()));
-    open.extend(board.open_columns());
-    open
 }

@@ -238,10 +238,15 @@ impl Board {
     }
 
     /// The columns with an open cell (where a dropped piece would land), from the left.
-    pub fn open_columns(&self) -> impl Iterator<Item = u16> {
+    pub fn open_columns(&self) -> impl ExactSizeIterator<Item = u16> {
+        // A column is full when every row holds a piece there: AND the rows together.
         let occupied = self.discs[0] | self.discs[1];
-        let first = self.first_column();
-        (0..self.width).filter(move |&column| (occupied >> column) & first != first)
+        let width = u32::from(self.width);
+        let row = 1u64.checked_shl(width).map_or(u64::MAX, |bit| bit - 1);
+        let full =
+            (0..u32::from(self.height)).fold(row, |full, r| full & (occupied >> (r * width)));
+        // Exact-sized, so collecting them allocates once. Both fit: a column is below 64.
+        OpenCells { bits: row & !full }.map(|column| column as u16)
     }
 
     /// The line of at least `length` pieces of the same seat running through `cell`, if there is
@@ -250,6 +255,10 @@ impl Board {
     pub fn line_through(&self, cell: Cell, length: u16) -> Option<Vec<Cell>> {
         let seat = self.get(cell)?;
         let mine = self.discs[usize::from(seat.0)];
+        // Fewer pieces than a line holds: no line (most of a game's first moves).
+        if mine.count_ones() < u32::from(length) {
+            return None;
+        }
         let (width, height) = (u32::from(self.width), u32::from(self.height));
         let (column, row) = (u32::from(cell.column), u32::from(cell.row));
         let index = row * width + column;
@@ -478,6 +487,32 @@ mod tests {
 
     fn board(rows: &[&str]) -> Board {
         Board::from_rows(rows).unwrap()
+    }
+
+    #[test]
+    fn open_columns_are_the_columns_with_an_open_cell_from_the_left() {
+        for rows in [
+            &["..."; 3][..],
+            &["0.1", "011", "011"],
+            &["010", "101", "010"],
+            &["0..", "1..", "0.."],
+            &[
+                ".......", ".......", "...0...", "..010..", ".10110.", "0101100",
+            ],
+            &[
+                "1.1.0.1", "0101010", "1010101", "0101010", "1010101", "0101010",
+            ],
+            &["0101010"],
+            &["........"; 8],
+        ] {
+            let b = board(rows);
+            let expected: Vec<u16> = (0..b.width())
+                .filter(|&column| (0..b.height()).any(|row| b.is_open(Cell { column, row })))
+                .collect();
+            let open = b.open_columns();
+            assert_eq!(open.len(), expected.len(), "{rows:?}");
+            assert_eq!(open.collect::<Vec<_>>(), expected, "{rows:?}");
+        }
     }
 
     #[test]

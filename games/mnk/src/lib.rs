@@ -70,7 +70,7 @@ pub trait Variant: Send + Sync + 'static {
     /// The cell a move puts its piece on, or why it can't be played on this board.
     fn target(board: &Board, mv: &Self::Move) -> Result<Cell, RuleError>;
     /// Every move that can be played on this board, in a stable order.
-    fn moves(board: &Board) -> Vec<Self::Move>;
+    fn moves(board: &Board) -> impl Iterator<Item = Self::Move>;
     /// The parameters of the [`PLAY_KIND`](Variant::PLAY_KIND) action kind on this board, with
     /// the values allowed now.
     fn play_params(board: &Board) -> Vec<ParamSpec>;
@@ -242,7 +242,7 @@ impl<V: Variant> KitGame for Mnk<V> {
         }
     }
 
-    fn moves(board: &Board, _: Seat) -> Vec<V::Move> {
+    fn moves(board: &Board, _: Seat) -> impl Iterator<Item = V::Move> {
         V::moves(board)
     }
 

@@ -133,8 +133,8 @@ impl KitGame for Nim {
         (left == 0).then_some(NimWin::LastStone { seat })
     }
 
-    fn moves(pile: &Pile, _: Seat) -> Vec<u16> {
-        (1..=MAX_TAKE.min(pile.stones)).collect()
+    fn moves(pile: &Pile, _: Seat) -> impl Iterator<Item = u16> {
+        1..=MAX_TAKE.min(pile.stones)
     }
 
     fn play_params(pile: &Pile) -> Vec<ParamSpec> {

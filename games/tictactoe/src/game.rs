@@ -41,8 +41,8 @@ impl Variant for TicTacToeRules {
         }
     }
 
-    fn moves(board: &Board) -> Vec<Cell> {
-        board.open_cells().collect()
+    fn moves(board: &Board) -> impl Iterator<Item = Cell> {
+        board.open_cells()
     }
 
     /// `cell`, one of the open cells.
