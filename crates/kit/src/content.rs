@@ -18,8 +18,9 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use std::sync::OnceLock;
 use turnstile_core::{BundleManifest, BundleSource, ContentProblem, Location};
-use turnstile_turns::{TurnConfig, TurnConfigId, TurnConfigs};
+use turnstile_turns::{MatchTurns, TurnConfig, TurnConfigId, TurnConfigs};
 
 /// The file kind of the rules file in the bundle manifest.
 pub const RULES_KIND: &str = "rules";
@@ -32,6 +33,56 @@ pub struct Rules {
     pub turn_configs: TurnConfigs,
     /// The config of a match whose config names none.
     pub default_turn_config: TurnConfigId,
+    /// Each config's starting turn state, built by the first match made from this content and
+    /// copied by every later one. Not content: never serialized, never compared.
+    #[serde(skip)]
+    pub(crate) starts: StartingTurns,
+}
+
+/// The turn state a match starts from under each of a content's turn configs: two commanders
+/// registered and the loop started, which every match of the revision builds alike — so it is
+/// built once, on first use, and each setup copies it (a few reference counts instead of
+/// registering two commanders and running the first activation). Memoization only: a copy is
+/// the state the setup would build, byte for byte (the kit's tests compare them).
+#[derive(Default, Clone)]
+pub(crate) struct StartingTurns(OnceLock<Vec<(TurnConfigId, MatchTurns)>>);
+
+impl StartingTurns {
+    /// The starting turn state under `config` (the content's own copy of the id), building
+    /// every config's with `build` on first use; `None` for an id the content does not have.
+    pub(crate) fn get(
+        &self,
+        configs: &TurnConfigs,
+        config: &TurnConfigId,
+        build: impl Fn(&TurnConfigId) -> Option<MatchTurns>,
+    ) -> Option<&MatchTurns> {
+        let starts = self.0.get_or_init(|| {
+            configs
+                .iter()
+                .filter_map(|(id, _)| Some((id.clone(), build(id)?)))
+                .collect()
+        });
+        starts
+            .iter()
+            .find(|(id, _)| id == config)
+            .map(|(_, turns)| turns)
+    }
+}
+
+/// A cache is not content: two rules are equal when their configs are.
+impl PartialEq for StartingTurns {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for StartingTurns {}
+
+impl std::fmt::Debug for StartingTurns {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let built = self.0.get().map_or(0, Vec::len);
+        write!(f, "StartingTurns({built} built)")
+    }
 }
 
 const FIELDS: [&str; 2] = ["turnConfigs", "defaultTurnConfig"];
@@ -150,6 +201,7 @@ impl RulesChecker<'_> {
                 Ok(Rules {
                     turn_configs,
                     default_turn_config,
+                    starts: StartingTurns::default(),
                 })
             }
             _ => Err(self.problems),

@@ -65,6 +65,23 @@ fn seat_commander_ids() -> &'static [CommanderId; 2] {
     IDS.get_or_init(|| SEATS.map(|seat| CommanderId::new(format!("seat-{seat}"))))
 }
 
+/// The turn state every match under `config` starts from: a commander per seat, registered seat
+/// 0 then seat 1 with equal priorities and `config`, and the loop started.
+fn starting_turns<G: KitGame>(
+    rules: &Rules,
+    config: &TurnConfigId,
+) -> Result<MatchTurns, TurnError> {
+    let mut turns = MatchTurns::new(SEATS);
+    // No receipt records the setup: its events are dropped as they come.
+    let mut handle = turns.turns_into::<G::Move, (), _>(&rules.turn_configs, DiscardEvents);
+    for (seat, id) in SEATS.into_iter().zip(seat_commander_ids()) {
+        let commander = Commander::with_id(id.clone(), Some(seat), 0).with_config(config.clone());
+        handle.add_commander(commander)?;
+    }
+    handle.start_loop(&mut NoSignals)?;
+    Ok(turns)
+}
+
 fn setup_error(e: TurnError) -> SetupError {
     SetupError::new(e.code(), e.to_string())
 }
@@ -116,15 +133,12 @@ impl<G: KitGame> Game for Kit<G> {
             .unwrap_or(&rules.default_turn_config);
         // The content's own copy of the id, when it has one: it resolves without comparing text.
         let config = rules.turn_configs.id(config).unwrap_or(config).clone();
-        let mut turns = MatchTurns::new(SEATS);
-        // No receipt records the setup: its events are dropped as they come.
-        let mut handle = turns.turns_into::<G::Move, (), _>(&rules.turn_configs, DiscardEvents);
-        for (seat, id) in SEATS.into_iter().zip(seat_commander_ids()) {
-            let commander =
-                Commander::with_id(id.clone(), Some(seat), 0).with_config(config.clone());
-            handle.add_commander(commander).map_err(setup_error)?;
-        }
-        handle.start_loop(&mut NoSignals).map_err(setup_error)?;
+        let starting = |config: &TurnConfigId| starting_turns::<G>(rules, config).ok();
+        let turns = match rules.starts.get(&rules.turn_configs, &config, starting) {
+            Some(turns) => turns.clone(),
+            // Not a config of the content: building it says why (`unknown_turn_config`).
+            None => starting_turns::<G>(rules, &config).map_err(setup_error)?,
+        };
         let deadline_tick = referee::deadline(&turns, rules);
         Ok(KitState {
             board: G::start(),

@@ -182,3 +182,70 @@ proptest! {
         .map_err(TestCaseError::fail)?;
     }
 }
+
+/// The kit's setup rule, whichever way the state is made (the first match of a content builds
+/// each config's starting turns, later ones copy them): a commander per seat, `seat-0` then
+/// `seat-1` with equal priorities under the match's turn config, the loop started so seat 0's
+/// first turn is active. A copy is not shared state: playing a match to its end leaves the
+/// next match's start as it was.
+#[test]
+fn every_match_starts_from_the_setup_rule_even_after_others_were_played() {
+    use turnstile_core::MatchSetup;
+    use turnstile_turns::{Commander, MatchTurns, NoSignals, TurnConfigId};
+
+    let bundle = bundle();
+    let rules = &bundle.content;
+    let expected = |config: &str| {
+        let mut turns = MatchTurns::new([Seat(0), Seat(1)]);
+        let mut handle = turns.turns::<u16, ()>(&rules.turn_configs);
+        for seat in [Seat(0), Seat(1)] {
+            let commander = Commander::new(format!("seat-{}", seat.0), Some(seat), 0)
+                .with_config(TurnConfigId::new(config));
+            handle.add_commander(commander).unwrap();
+        }
+        handle.start_loop(&mut NoSignals).unwrap();
+        drop(handle);
+        turns
+    };
+    let setup = |config: &str| {
+        let config = MatchConfig::with_turn_config(config);
+        NimGame::setup(
+            rules,
+            MatchSetup {
+                config: &config,
+                seed: "start",
+                seats: 2,
+            },
+        )
+        .unwrap()
+    };
+    for round in 0..2 {
+        for config in ["untimed", "timed", "blitz"] {
+            let state = setup(config);
+            assert_eq!(state.turns(), &expected(config), "{config}, round {round}");
+            assert_eq!(state.to_move(), Some(Seat(0)));
+            // Play a whole match from this start before the next setup copies it again.
+            let mut d = Driver::<NimGame>::new(
+                bundle.clone(),
+                MatchConfig::with_turn_config(config),
+                "start",
+            )
+            .unwrap();
+            let mut seat = 0;
+            while d.state().result().is_none() {
+                take(&mut d, seat, 0, 1);
+                seat = 1 - seat;
+            }
+        }
+    }
+    let unknown = MatchConfig::with_turn_config("no-such-config");
+    let refused = NimGame::setup(
+        rules,
+        MatchSetup {
+            config: &unknown,
+            seed: "start",
+            seats: 2,
+        },
+    );
+    assert_eq!(refused.unwrap_err().code, "unknown_turn_config");
+}
