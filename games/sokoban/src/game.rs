@@ -13,7 +13,7 @@ use crate::grid::{Cell, Direction};
 use crate::level::{parse_collection, parse_hex_collection, parse_numeric, Level, LevelError};
 use crate::lurd::export_lurd;
 use crate::plan::{push_path, walk_path};
-use crate::solver::{deadlocked, DeadlockKind};
+use crate::solver::DeadlockKind;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use turnstile_core::{
     ActionKind, BundleManifest, BundleSource, CommandContext, ContentProblem, Game, Location,
@@ -881,7 +881,7 @@ impl Game for Sokoban {
         // The "still solvable?" check, after every command that moved something: only a
         // position the cheap checks prove unsolvable gets the event, so receipts of play that
         // stays solvable are unchanged.
-        if let Ok(Some(deadlock)) = deadlocked(level, &board.position()) {
+        if let Ok(Some(deadlock)) = level.deadlock_check().check(level, &board.position()) {
             let cell = match deadlock {
                 DeadlockKind::DeadSquare { cell } | DeadlockKind::Freeze { cell } => {
                     Some(xy(level, cell))

@@ -330,6 +330,26 @@ fn deadlocked_finds_dead_squares_freezes_and_bipartite_deadlocks() {
             .code(),
         "position_box_count"
     );
+    // The check a level keeps (what the game runs after every move) answers every position
+    // as a fresh one does, whatever it answered before, on the level and on its copies.
+    let positions = [
+        position(vec![at(3, 2), at(4, 1)]),
+        start.clone(),
+        position(vec![at(2, 3), at(3, 3)]),
+        wall,
+        fewer,
+        start.clone(),
+    ];
+    let copy = level.clone();
+    for kept in [&level, &copy, &level] {
+        for p in &positions {
+            assert_eq!(
+                kept.deadlock_check().check(kept, p),
+                solver::deadlocked(&level, p),
+                "{p:?}"
+            );
+        }
+    }
 }
 
 #[test]

@@ -31,8 +31,11 @@ pub use numeric::parse_numeric;
 pub use xsb::{parse_collection, parse_hex_collection, ParsedCollection};
 
 use crate::grid::{Cell, Tile, Topology};
+use crate::solver::DeadlockCheck;
 use error::{locate, Problem};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+use std::sync::{Arc, OnceLock};
 
 /// Which text format a level file is written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,9 +102,44 @@ pub struct Level {
     player: Cell,
     boxes: Vec<Cell>,
     topology: Topology,
+    /// The level's deadlock check, built on first use and shared by its copies.
+    deadlocks: DeadlockCache,
+}
+
+/// A level's [`DeadlockCheck`], built the first time a position of it is checked: the game
+/// checks after every move, and building the level's cell graph (dead squares, goal distances)
+/// was most of that check's cost. Memoization only: not part of the level's value, so never
+/// compared, serialized or hashed.
+#[derive(Clone, Default)]
+struct DeadlockCache(OnceLock<Arc<DeadlockCheck>>);
+
+impl PartialEq for DeadlockCache {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for DeadlockCache {}
+
+impl fmt::Debug for DeadlockCache {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0.get().is_some() {
+            "DeadlockCache(built)"
+        } else {
+            "DeadlockCache(empty)"
+        })
+    }
 }
 
 impl Level {
+    /// The level's deadlock check (the cheap "still solvable?" test of
+    /// [`solver::deadlocked`](crate::solver::deadlocked)), built on first use and kept.
+    pub fn deadlock_check(&self) -> &DeadlockCheck {
+        self.deadlocks
+            .0
+            .get_or_init(|| Arc::new(DeadlockCheck::new(self)))
+    }
+
     /// Square (Sokoban) or hexagonal (Hexoban) cells.
     pub fn topology(&self) -> Topology {
         self.topology
@@ -386,6 +424,7 @@ impl RawLevel {
             player: remap(player),
             boxes,
             topology: self.topology,
+            deadlocks: DeadlockCache::default(),
         }
     }
 }

@@ -233,39 +233,50 @@ struct Problem {
     level: Level,
 }
 
+/// `position` on the level's cell graph: the player's compact cell and the boxes' (boxes sealed
+/// off from the player's region left out), or why the position does not fit the level.
+fn compact_position(
+    graph: &CellGraph,
+    level: &Level,
+    position: &Position,
+) -> Result<(u16, Vec<u16>), PositionError> {
+    let expected = level.boxes().len();
+    if position.boxes.len() != expected {
+        return Err(PositionError::BoxCount {
+            expected: expected as u32,
+            found: position.boxes.len() as u32,
+        });
+    }
+    let compact = |cell: Cell| graph.compact.get(cell.index()).copied().unwrap_or(NONE);
+    let player = compact(position.player);
+    if player == NONE {
+        return Err(PositionError::PlayerOffFloor {
+            cell: position.player.0,
+        });
+    }
+    let mut taken = vec![false; level.tiles().len()];
+    taken[position.player.index()] = true;
+    let mut boxes = Vec::with_capacity(expected);
+    for &b in &position.boxes {
+        let c = compact(b);
+        // Sealed-off boxes never move: they must stay where the level put them.
+        if c == NONE && !(level.boxes().contains(&b) && level.tile(b) == Tile::Goal) {
+            return Err(PositionError::BoxOffFloor { cell: b.0 });
+        }
+        if std::mem::replace(&mut taken[b.index()], true) {
+            return Err(PositionError::Overlap { cell: b.0 });
+        }
+        if c != NONE {
+            boxes.push(c);
+        }
+    }
+    Ok((player, boxes))
+}
+
 impl Problem {
     fn new(level: &Level, position: &Position) -> Result<Problem, PositionError> {
-        let expected = level.boxes().len();
-        if position.boxes.len() != expected {
-            return Err(PositionError::BoxCount {
-                expected: expected as u32,
-                found: position.boxes.len() as u32,
-            });
-        }
         let graph = CellGraph::square(level, level.player());
-        let compact = |cell: Cell| graph.compact.get(cell.index()).copied().unwrap_or(NONE);
-        let player = compact(position.player);
-        if player == NONE {
-            return Err(PositionError::PlayerOffFloor {
-                cell: position.player.0,
-            });
-        }
-        let mut taken = vec![false; level.tiles().len()];
-        taken[position.player.index()] = true;
-        let mut boxes = Vec::with_capacity(expected);
-        for &b in &position.boxes {
-            let c = compact(b);
-            // Sealed-off boxes never move: they must stay where the level put them.
-            if c == NONE && !(level.boxes().contains(&b) && level.tile(b) == Tile::Goal) {
-                return Err(PositionError::BoxOffFloor { cell: b.0 });
-            }
-            if std::mem::replace(&mut taken[b.index()], true) {
-                return Err(PositionError::Overlap { cell: b.0 });
-            }
-            if c != NONE {
-                boxes.push(c);
-            }
-        }
+        let (player, boxes) = compact_position(&graph, level, position)?;
         let level = level_at(level, position).ok_or(PositionError::PlayerOffFloor {
             cell: position.player.0,
         })?;
@@ -581,34 +592,67 @@ impl DeadlockKind {
 /// Whether the position is certainly unsolvable by a cheap check (no search): a box on a dead
 /// square, a frozen box off its goal, or no matching of boxes to goals. `None` does not promise
 /// the position is solvable; [`solve`] can prove that.
+///
+/// Builds the level's cell graph (dead squares, goal distances) on every call; a caller that
+/// checks many positions of one level keeps a [`DeadlockCheck`] instead, as the game does.
 pub fn deadlocked(
     level: &Level,
     position: &Position,
 ) -> Result<Option<DeadlockKind>, PositionError> {
-    let problem = Problem::new(level, position)?;
-    Ok(deadlock_of(&problem))
+    DeadlockCheck::new(level).check(level, position)
 }
 
-fn deadlock_of(problem: &Problem) -> Option<DeadlockKind> {
-    let graph = &problem.graph;
+/// [`deadlocked`] for many positions of one level: the level's cell graph, dead squares and
+/// goal distances are built once, by [`DeadlockCheck::new`], and each
+/// [`check`](DeadlockCheck::check) costs only the position's own work. The Sokoban game keeps
+/// one per level of its content (`Level::deadlock_check`), so the "still solvable?" check after
+/// every move builds nothing.
+pub struct DeadlockCheck {
+    graph: CellGraph,
+}
+
+impl std::fmt::Debug for DeadlockCheck {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "DeadlockCheck({} cells)", self.graph.len())
+    }
+}
+
+impl DeadlockCheck {
+    /// The check for `level`'s positions.
+    pub fn new(level: &Level) -> DeadlockCheck {
+        DeadlockCheck {
+            graph: CellGraph::square(level, level.player()),
+        }
+    }
+
+    /// [`deadlocked`] of `position`, which must be a position of the level this check was built
+    /// for (`level` is that level).
+    pub fn check(
+        &self,
+        level: &Level,
+        position: &Position,
+    ) -> Result<Option<DeadlockKind>, PositionError> {
+        let (_, boxes) = compact_position(&self.graph, level, position)?;
+        Ok(deadlock_of(&self.graph, &boxes))
+    }
+}
+
+fn deadlock_of(graph: &CellGraph, boxes: &[u16]) -> Option<DeadlockKind> {
     let cell = |c: u16| graph.level_cell[usize::from(c)];
-    if let Some(&b) = problem.boxes.iter().find(|&&b| graph.dead[usize::from(b)]) {
+    if let Some(&b) = boxes.iter().find(|&&b| graph.dead[usize::from(b)]) {
         return Some(DeadlockKind::DeadSquare { cell: cell(b) });
     }
     let mut occupied = vec![false; graph.len()];
-    for &b in &problem.boxes {
+    for &b in boxes {
         occupied[usize::from(b)] = true;
     }
     let mut stack = Vec::new();
-    for &b in &problem.boxes {
+    for &b in boxes {
         if !graph.goal[usize::from(b)] && freeze::freeze_deadlock(graph, &occupied, b, &mut stack) {
             return Some(DeadlockKind::Freeze { cell: cell(b) });
         }
     }
-    if matching::Matcher::default()
-        .bound(graph, &problem.boxes)
-        .is_none()
-    {
+    if matching::Matcher::default().bound(graph, boxes).is_none() {
         return Some(DeadlockKind::Bipartite);
     }
     None
@@ -654,7 +698,7 @@ pub fn hint(level: &Level, position: &Position, node_budget: u64) -> Result<Hint
     {
         return Ok(Hint::AlreadySolved);
     }
-    if let Some(deadlock) = deadlock_of(&problem) {
+    if let Some(deadlock) = deadlock_of(&problem.graph, &problem.boxes) {
         return Ok(Hint::Unsolvable {
             deadlock: Some(deadlock),
         });
