@@ -117,6 +117,87 @@ impl Matcher {
         bound
     }
 
+    /// Matches `boxes` (sorted) like [`Matcher::bound`], when they are the boxes last given
+    /// to [`Matcher::bound`] (or to this), `before`, with one box moved: one augmenting path
+    /// from the kept solution instead of a full matching, the solution then kept for `boxes`.
+    /// The bound is the same as a full matching's (a minimum cost is unique, whichever
+    /// optimal assignment and duals reach it).
+    pub(crate) fn advance(
+        &mut self,
+        graph: &CellGraph,
+        before: &[u16],
+        boxes: &[u16],
+    ) -> Option<u32> {
+        let n = boxes.len();
+        let m = graph.goals.len();
+        // The box that left (its row in `before`) and the cell it went to.
+        let gone = before.iter().position(|b| boxes.binary_search(b).is_err());
+        let came = boxes.iter().position(|b| before.binary_search(b).is_err());
+        let (Some(k), Some(p)) = (gone, came) else {
+            return self.bound(graph, boxes);
+        };
+        if n < m || self.matrix.len() != n * m || self.saved_u.len() != n + 1 {
+            return self.bound(graph, boxes);
+        }
+        let to = boxes[p];
+        if self.moved(graph, before, k, to).is_none() {
+            return self.bound(graph, boxes);
+        }
+        // Reorder the rows (row `k` of `before` becomes row `p` of `boxes`) and keep the
+        // solution as `bound` would.
+        let old_row = |r: usize| -> usize {
+            // The row of `before` that new row `r` (0-based) came from.
+            if r == p {
+                k
+            } else {
+                let q = if r > p { r - 1 } else { r };
+                if q >= k {
+                    q + 1
+                } else {
+                    q
+                }
+            }
+        };
+        let mut matrix = std::mem::take(&mut self.matrix);
+        let mut sorted = Vec::with_capacity(n * m);
+        for r in 0..n {
+            if r == p {
+                sorted.extend_from_slice(&self.row);
+            } else {
+                let o = old_row(r);
+                sorted.extend_from_slice(&matrix[o * m..(o + 1) * m]);
+            }
+        }
+        std::mem::swap(&mut matrix, &mut sorted);
+        self.matrix = matrix;
+        let mut new_of = vec![0usize; n + 1];
+        self.saved_u.clear();
+        self.saved_u.push(self.u[0]);
+        for r in 0..n {
+            let o = old_row(r);
+            new_of[o + 1] = r + 1;
+            self.saved_u.push(self.u[o + 1]);
+        }
+        self.saved_v.clone_from(&self.v);
+        self.saved_owner.clear();
+        self.saved_owner.extend(
+            self.owner
+                .iter()
+                .map(|&o| if o == 0 { 0 } else { new_of[o] }),
+        );
+        let matrix = &self.matrix;
+        self.total_of(m, &|i, j| matrix[i * m + j])
+    }
+
+    /// The cost of the kept solution.
+    fn total_of<F: Fn(usize, usize) -> i64>(&self, m: usize, cost: &F) -> Option<u32> {
+        let total: i64 = (1..=m)
+            .filter(|&j| self.saved_owner[j] != 0)
+            .map(|j| cost(self.saved_owner[j] - 1, j - 1))
+            .sum();
+        (total < BLOCKED).then(|| u32::try_from(total).unwrap_or(u32::MAX))
+    }
+
     /// [`Matcher::moved`] over `n` boxes, `m` goals and the changed costs `cost`.
     fn rematch<F: Fn(usize, usize) -> i64>(
         &mut self,
@@ -244,6 +325,48 @@ mod tests {
             let quick = incremental.moved(&graph, &boxes, k, to);
             boxes[k] = to;
             assert_eq!(quick, full.bound(&graph, &boxes), "boxes {boxes:?}");
+            compared += 1;
+        }
+        assert!(compared > 100);
+    }
+
+    /// Advancing the kept solution along a walk of one-box moves gives, at every step, exactly
+    /// the full matching's bound, and keeps a solution the next step can advance from.
+    #[test]
+    fn advancing_along_one_box_moves_equals_full_matchings() {
+        let text =
+            "; room\n#########\n#.  $  .#\n# $ # $ #\n#.  @  .#\n# $   $ #\n#.  #  .#\n#########\n";
+        let level = parse_collection(text, "room.xsb").levels.remove(0).unwrap();
+        let graph = CellGraph::square(&level, level.player());
+        let mut boxes: Vec<u16> = level
+            .boxes()
+            .iter()
+            .map(|b| graph.compact[b.index()])
+            .collect();
+        boxes.sort_unstable();
+        let mut seed = 11u64;
+        let mut full = Matcher::default();
+        let mut walker = Matcher::default();
+        assert!(walker.bound(&graph, &boxes).is_some());
+        let mut compared = 0;
+        for _ in 0..400 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let k = (seed >> 33) as usize % boxes.len();
+            let to = (seed >> 13) as u16 % graph.len() as u16;
+            if boxes.contains(&to) {
+                continue;
+            }
+            let mut next = boxes.clone();
+            next[k] = to;
+            next.sort_unstable();
+            let expected = full.bound(&graph, &next);
+            if expected.is_none() {
+                continue;
+            }
+            assert_eq!(walker.advance(&graph, &boxes, &next), expected, "{next:?}");
+            boxes = next;
             compared += 1;
         }
         assert!(compared > 100);

@@ -147,6 +147,20 @@ struct Search<'g> {
     /// tunnel along direction `d`'s axis (every neighbour off that axis is a wall). Empty
     /// otherwise.
     tunnel: Vec<u32>,
+    /// Nodes expanded so far.
+    nodes: u64,
+    /// An entry popped when the search paused ([`Search::run`]): the next one to expand.
+    held: Option<OpenEntry>,
+    /// Scratch space for a child's boxes.
+    child: Vec<u16>,
+    /// The node whose matching `matcher` keeps ([`ROOT`] for none), and the node being
+    /// expanded: a node whose parent's matching is kept is matched by one augmenting path
+    /// from it ([`Matcher::advance`]), which a search that dives from parent to child meets
+    /// at most expansions.
+    matched_node: u32,
+    expanding: u32,
+    /// Scratch space for the kept matching's boxes.
+    before: Vec<u16>,
 }
 
 /// Per cell, bit `d` set when every neighbour of the cell off direction `d`'s axis is a wall:
@@ -181,154 +195,295 @@ pub(crate) fn search(
     strategy: Strategy,
     limits: &Limits<'_>,
 ) -> Report {
-    let (rooms, tunnel) = if strategy.optimal() {
-        (Rooms::default(), Vec::new())
-    } else {
-        (Rooms::new(graph), tunnel_cells(graph))
-    };
-    let tunnels = tunnel.iter().any(|&bits| bits != 0);
-    // The packing feature reads the rooms' orders in both searches, macros or not.
-    let plan = (strategy == Strategy::Features).then_some(&rooms);
-    if !rooms.any() && !tunnels {
-        return search_with(
-            graph,
-            boxes,
-            player,
-            strategy,
-            limits,
-            None,
-            Vec::new(),
-            plan,
-        );
-    }
-    let first = search_with(
-        graph,
-        boxes,
-        player,
-        strategy,
-        limits,
-        rooms.any().then_some(&rooms),
-        if tunnels { tunnel } else { Vec::new() },
-        plan,
-    );
-    if first.ending != Ending::Exhausted {
-        return first;
-    }
-    let rest = Limits {
-        nodes: limits.nodes.saturating_sub(first.nodes),
-        ..*limits
-    };
-    let second = search_with(
-        graph,
-        boxes,
-        player,
-        strategy,
-        &rest,
-        None,
-        Vec::new(),
-        plan,
-    );
-    Report {
-        nodes: first.nodes + second.nodes,
-        stored: first.stored.max(second.stored),
-        ending: second.ending,
-    }
+    mixed(graph, boxes, player, &[(strategy, 1)], limits).1
 }
 
-/// One search, with goal rooms or without, with tunnel macros (`tunnel` from
-/// [`tunnel_cells`]) or without (empty); `plan` gives the packing feature of
-/// [`Strategy::Features`].
-#[allow(clippy::too_many_arguments)]
-fn search_with(
+/// Expansions a search of [`mixed`] makes per turn and unit of its share: small enough that
+/// a level one strategy solves quickly is not held up by the others' long turns, large enough
+/// that switching costs nothing measurable.
+const TURN: u64 = 1024;
+
+/// Several searches on one thread, taking turns: each strategy of `shares` runs `share ·`
+/// [`TURN`] expansions in turn, all of them drawing on one node budget and splitting the
+/// memory budget equally. Stops at the first solution, or at the first proof of
+/// unsolvability (any one search's exhaustion is a proof: each repeats itself without cuts
+/// first, as [`search`] says); a search that runs out of memory drops out and the others go
+/// on. Returns the strategy that ended it (the first one when the budget or every search ran
+/// out) and the effort of all of them. Deterministic: turns are counted in nodes, not time.
+pub(crate) fn mixed(
     graph: &CellGraph,
     boxes: &[u16],
     player: u16,
-    strategy: Strategy,
+    shares: &[(Strategy, u64)],
     limits: &Limits<'_>,
-    rooms: Option<&Rooms>,
-    tunnel: Vec<u32>,
-    plan: Option<&Rooms>,
-) -> Report {
-    let mut start: Vec<u16> = boxes.to_vec();
-    start.sort_unstable();
-    let mut s = Search {
+) -> (Strategy, Report) {
+    let satisficing = shares.iter().any(|(s, _)| !s.optimal());
+    let (rooms, tunnel) = if satisficing {
+        (Rooms::new(graph), tunnel_cells(graph))
+    } else {
+        (Rooms::default(), Vec::new())
+    };
+    let tunnels = tunnel.iter().any(|&bits| bits != 0);
+    let memory = limits.memory / shares.len().max(1) as u64;
+    let start = Start {
         graph,
-        strategy,
-        count: start.len(),
-        boxes: Vec::new(),
-        player: Vec::new(),
-        parent: Vec::new(),
-        push: Vec::new(),
-        cost: Vec::new(),
-        bound: Vec::new(),
-        hash: Vec::new(),
-        table: vec![0; 1 << 12],
-        open: BinaryHeap::new(),
-        cells: BTreeMap::new(),
-        cursor: None,
-        plan,
-        features: Features::default(),
-        memory: limits.memory,
-        occupied: vec![false; graph.len()],
-        seen: vec![0; graph.len()],
-        walk: vec![0; graph.len()],
-        generation: 0,
-        region: vec![0; graph.len()],
-        stamp: 0,
-        queue: Vec::with_capacity(graph.len()),
-        matcher: Matcher::default(),
-        stack: Vec::new(),
-        corrals: Corrals::default(),
-        deadlocks: CorralDeadlocks::default(),
-        rooms,
-        macros: BTreeMap::new(),
-        tunnel,
+        boxes,
+        player,
+        rooms: &rooms,
+        tunnel: &tunnel,
+        memory,
+        below: limits.below,
     };
-    let report = |ending, nodes, s: &Search<'_>| Report {
-        ending,
-        nodes,
-        stored: s.parent.len() as u64,
-    };
-    if start.iter().all(|&b| graph.goal[usize::from(b)]) {
-        return report(Ending::Found(Vec::new()), 0, &s);
-    }
-    if start.iter().any(|&b| graph.dead[usize::from(b)]) {
-        return report(Ending::Exhausted, 0, &s);
-    }
-    let Some(h) = s.matcher.bound(graph, &start) else {
-        return report(Ending::Exhausted, 0, &s);
-    };
-    if limits.below.is_some_and(|b| h >= b) {
-        return report(Ending::Exhausted, 0, &s);
-    }
-    let root_player = s.normalize(&start, player);
-    if !s.insert(&start, root_player, ROOT, Push { from: 0, dir: 0 }, 0, h) {
-        return report(Ending::Memory, 0, &s);
-    }
-    let mut nodes = 0u64;
-    let mut child = vec![0u16; s.count];
-    while let Some(Reverse((key, _, index))) = s.pop() {
-        let i = index as usize;
-        if s.key(i).0 != key {
-            continue; // a stale entry: the node was reached more cheaply since
+    let mut runs: Vec<Run<'_>> = shares
+        .iter()
+        .map(|&(strategy, _)| {
+            let cuts = !strategy.optimal() && (rooms.any() || tunnels);
+            Run::new(&start, strategy, cuts)
+        })
+        .collect();
+    let total = |runs: &[Run<'_>]| runs.iter().map(Run::nodes).sum::<u64>();
+    let stored = |runs: &[Run<'_>]| runs.iter().map(Run::stored).sum::<u64>();
+    loop {
+        let mut live = false;
+        for (r, &(strategy, share)) in shares.iter().enumerate() {
+            let used = total(&runs);
+            // A search may end as it stores its root, before any turn.
+            if runs[r].ending.is_none() && used < limits.nodes {
+                live = true;
+                let turn = if shares.len() == 1 {
+                    u64::MAX
+                } else {
+                    share.max(1).saturating_mul(TURN)
+                };
+                runs[r].step(&start, limits, turn.min(limits.nodes - used));
+            }
+            let ending = runs[r].ending.clone();
+            if let Some(ending @ (Ending::Found(_) | Ending::Exhausted | Ending::Cancelled)) =
+                ending
+            {
+                let report = Report {
+                    ending,
+                    nodes: total(&runs),
+                    stored: stored(&runs),
+                };
+                return (strategy, report);
+            }
         }
-        if strategy.optimal() && s.solved(i) {
-            return report(Ending::Found(s.pushes(i)), nodes, &s);
-        }
-        if nodes >= limits.nodes {
-            return report(Ending::NodeBudget, nodes, &s);
-        }
-        if nodes % 64 == 0 && limits.cancel.iter().any(|c| c.load(Ordering::Relaxed)) {
-            return report(Ending::Cancelled, nodes, &s);
-        }
-        nodes += 1;
-        match s.expand(i, &mut child, limits.below) {
-            Expansion::Done => {}
-            Expansion::Solved(j) => return report(Ending::Found(s.pushes(j)), nodes, &s),
-            Expansion::OutOfMemory => return report(Ending::Memory, nodes, &s),
+        let used = total(&runs);
+        if !live || used >= limits.nodes {
+            let memory_out = runs.iter().all(|r| r.ending == Some(Ending::Memory));
+            let report = Report {
+                ending: if memory_out {
+                    Ending::Memory
+                } else {
+                    Ending::NodeBudget
+                },
+                nodes: used,
+                stored: stored(&runs),
+            };
+            return (shares[0].0, report);
         }
     }
-    report(Ending::Exhausted, nodes, &s)
+}
+
+/// What every search of one level starts from.
+struct Start<'a> {
+    graph: &'a CellGraph,
+    boxes: &'a [u16],
+    player: u16,
+    rooms: &'a Rooms,
+    tunnel: &'a [u32],
+    /// Each search's memory budget.
+    memory: u64,
+    below: Option<u32>,
+}
+
+/// One strategy's search in progress: first with its cuts (goal and tunnel macros) when the
+/// level has any, then, if that search runs out of positions, again without them.
+struct Run<'a> {
+    strategy: Strategy,
+    search: Search<'a>,
+    /// Whether `search` is the search without cuts that repeats one with them.
+    fallback: bool,
+    /// Whether `search` uses cuts (so its exhaustion proves nothing).
+    cuts: bool,
+    /// The nodes of the search with cuts, once it has given way to the fallback.
+    earlier: u64,
+    earlier_stored: u64,
+    ending: Option<Ending>,
+}
+
+impl<'a> Run<'a> {
+    fn new(start: &Start<'a>, strategy: Strategy, cuts: bool) -> Run<'a> {
+        let mut run = Run {
+            strategy,
+            search: Search::new(start, strategy, cuts),
+            fallback: false,
+            cuts,
+            earlier: 0,
+            earlier_stored: 0,
+            ending: None,
+        };
+        run.begin(start);
+        run
+    }
+
+    /// Stores the root of `search`; an ending found there is handled as [`Run::step`]'s.
+    fn begin(&mut self, start: &Start<'a>) {
+        if let Some(ending) = self.search.start(start.boxes, start.player, start.below) {
+            self.finish(start, ending);
+        }
+    }
+
+    fn nodes(&self) -> u64 {
+        self.earlier + self.search.nodes
+    }
+
+    fn stored(&self) -> u64 {
+        self.earlier_stored.max(self.search.parent.len() as u64)
+    }
+
+    /// Expands at most `quota` more nodes (a fallback that begins on the way gets the rest).
+    fn step(&mut self, start: &Start<'a>, limits: &Limits<'_>, quota: u64) {
+        let mut left = quota;
+        while self.ending.is_none() && left > 0 {
+            let before = self.nodes();
+            let pause = self.search.nodes.saturating_add(left);
+            match self.search.run(limits, pause) {
+                Some(ending) => self.finish(start, ending),
+                None => break, // paused: the quota is spent
+            }
+            left = left.saturating_sub(self.nodes() - before);
+        }
+    }
+
+    /// Records how `search` ended: an exhausted search with cuts gives way to the same
+    /// strategy without them.
+    fn finish(&mut self, start: &Start<'a>, ending: Ending) {
+        if ending == Ending::Exhausted && self.cuts && !self.fallback {
+            self.earlier = self.search.nodes;
+            self.earlier_stored = self.search.parent.len() as u64;
+            self.fallback = true;
+            self.search = Search::new(start, self.strategy, false);
+            self.begin(start);
+            return;
+        }
+        self.ending = Some(ending);
+    }
+}
+
+impl<'a> Search<'a> {
+    /// An empty search of `strategy`, with the cuts of `start` (goal rooms, tunnel macros)
+    /// when `cuts` says so; [`Strategy::Features`] reads the rooms' packing orders either way.
+    fn new(start: &Start<'a>, strategy: Strategy, cuts: bool) -> Search<'a> {
+        let graph = start.graph;
+        let count = start.boxes.len();
+        Search {
+            graph,
+            strategy,
+            count,
+            boxes: Vec::new(),
+            player: Vec::new(),
+            parent: Vec::new(),
+            push: Vec::new(),
+            cost: Vec::new(),
+            bound: Vec::new(),
+            hash: Vec::new(),
+            table: vec![0; 1 << 12],
+            open: BinaryHeap::new(),
+            cells: BTreeMap::new(),
+            cursor: None,
+            plan: (strategy == Strategy::Features).then_some(start.rooms),
+            features: Features::default(),
+            memory: start.memory,
+            occupied: vec![false; graph.len()],
+            seen: vec![0; graph.len()],
+            walk: vec![0; graph.len()],
+            generation: 0,
+            region: vec![0; graph.len()],
+            stamp: 0,
+            queue: Vec::with_capacity(graph.len()),
+            matcher: Matcher::default(),
+            stack: Vec::new(),
+            corrals: Corrals::default(),
+            deadlocks: CorralDeadlocks::default(),
+            rooms: (cuts && start.rooms.any()).then_some(start.rooms),
+            macros: BTreeMap::new(),
+            tunnel: if cuts && start.tunnel.iter().any(|&bits| bits != 0) {
+                start.tunnel.to_vec()
+            } else {
+                Vec::new()
+            },
+            nodes: 0,
+            held: None,
+            child: vec![0; count],
+            matched_node: ROOT,
+            expanding: ROOT,
+            before: Vec::with_capacity(count),
+        }
+    }
+
+    /// Stores the root, `boxes` (any order) with the player on `player`; or the ending when
+    /// the root already decides the search.
+    fn start(&mut self, boxes: &[u16], player: u16, below: Option<u32>) -> Option<Ending> {
+        let graph = self.graph;
+        let mut start: Vec<u16> = boxes.to_vec();
+        start.sort_unstable();
+        if start.iter().all(|&b| graph.goal[usize::from(b)]) {
+            return Some(Ending::Found(Vec::new()));
+        }
+        if start.iter().any(|&b| graph.dead[usize::from(b)]) {
+            return Some(Ending::Exhausted);
+        }
+        let Some(h) = self.matcher.bound(graph, &start) else {
+            return Some(Ending::Exhausted);
+        };
+        if below.is_some_and(|b| h >= b) {
+            return Some(Ending::Exhausted);
+        }
+        let root_player = self.normalize(&start, player);
+        if !self.insert(&start, root_player, ROOT, Push { from: 0, dir: 0 }, 0, h) {
+            return Some(Ending::Memory);
+        }
+        self.matched_node = 0;
+        None
+    }
+
+    /// Expands nodes until the search ends (its ending) or `pause` nodes have been expanded
+    /// (`None`; the next call goes on exactly where this one stopped).
+    fn run(&mut self, limits: &Limits<'_>, pause: u64) -> Option<Ending> {
+        let mut child = std::mem::take(&mut self.child);
+        let ending = loop {
+            let Some(Reverse((key, k2, index))) = self.held.take().or_else(|| self.pop()) else {
+                break Some(Ending::Exhausted);
+            };
+            let i = index as usize;
+            if self.key(i).0 != key {
+                continue; // a stale entry: the node was reached more cheaply since
+            }
+            if self.strategy.optimal() && self.solved(i) {
+                break Some(Ending::Found(self.pushes(i)));
+            }
+            if self.nodes >= limits.nodes {
+                break Some(Ending::NodeBudget);
+            }
+            if self.nodes >= pause {
+                self.held = Some(Reverse((key, k2, index)));
+                break None;
+            }
+            if self.nodes % 64 == 0 && limits.cancel.iter().any(|c| c.load(Ordering::Relaxed)) {
+                break Some(Ending::Cancelled);
+            }
+            self.nodes += 1;
+            match self.expand(i, &mut child, limits.below) {
+                Expansion::Done => {}
+                Expansion::Solved(j) => break Some(Ending::Found(self.pushes(j))),
+                Expansion::OutOfMemory => break Some(Ending::Memory),
+            }
+        };
+        self.child = child;
+        ending
+    }
 }
 
 /// What expanding one node led to.
@@ -566,6 +721,7 @@ impl Search<'_> {
     fn expand(&mut self, i: usize, child: &mut [u16], below: Option<u32>) -> Expansion {
         let graph = self.graph;
         let current: Vec<u16> = self.boxes_of(i).to_vec();
+        self.expanding = i as u32;
         let g = self.cost[i];
         for &b in &current {
             self.occupied[usize::from(b)] = true;
@@ -750,11 +906,37 @@ impl Search<'_> {
         k: usize,
         to: u16,
     ) -> Option<u32> {
-        let ok = *matched.get_or_insert_with(|| self.matcher.bound(self.graph, current).is_some());
+        let ok = match *matched {
+            Some(ok) => ok,
+            None => {
+                let ok = self.match_current(current);
+                *matched = Some(ok);
+                ok
+            }
+        };
         if !ok {
             return None;
         }
         self.matcher.moved(self.graph, current, k, to)
+    }
+
+    /// Matches `current`, the boxes of the node being expanded: from its parent's matching
+    /// when the matcher keeps that one, else in full.
+    fn match_current(&mut self, current: &[u16]) -> bool {
+        let i = self.expanding;
+        let parent = self.parent[i as usize];
+        let found = if parent != ROOT && parent == self.matched_node {
+            let mut before = std::mem::take(&mut self.before);
+            before.clear();
+            before.extend_from_slice(self.boxes_of(parent as usize));
+            let found = self.matcher.advance(self.graph, &before, current);
+            self.before = before;
+            found
+        } else {
+            self.matcher.bound(self.graph, current)
+        };
+        self.matched_node = i;
+        found.is_some()
     }
 
     /// Generates the one child of node `i` that a goal macro leads to: box `k` of `current`
