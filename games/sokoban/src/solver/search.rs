@@ -161,6 +161,19 @@ struct Search<'g> {
     expanding: u32,
     /// Scratch space for the kept matching's boxes.
     before: Vec<u16>,
+    /// The two smallest cells of the region of the node being expanded ([`NONE`] if fewer),
+    /// and its articulation points (cells marked with the region's stamp), found when a child
+    /// first needs them: a push into the region that does not cut it leaves the rest of it to
+    /// the child, so the child's player needs no flood of its own ([`Search::child_player`]).
+    least: [u16; 2],
+    cut: Vec<u32>,
+    cuts_known: bool,
+    /// Depth-first numbering for the articulation points: `disc[c] > clock_base` marks `c`
+    /// visited in the current numbering.
+    disc: Vec<u32>,
+    low: Vec<u32>,
+    clock: u32,
+    dfs: Vec<(u16, u8, u16)>,
 }
 
 /// Per cell, bit `d` set when every neighbour of the cell off direction `d`'s axis is a wall:
@@ -420,6 +433,13 @@ impl<'a> Search<'a> {
             matched_node: ROOT,
             expanding: ROOT,
             before: Vec::with_capacity(count),
+            least: [NONE; 2],
+            cut: vec![0; graph.len()],
+            cuts_known: false,
+            disc: vec![0; graph.len()],
+            low: vec![0; graph.len()],
+            clock: 0,
+            dfs: Vec::new(),
         }
     }
 
@@ -731,12 +751,20 @@ impl Search<'_> {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.region.fill(0);
+            self.cut.fill(0);
             self.stamp = 1;
         }
         let mark = self.stamp;
+        self.least = [NONE; 2];
         for &c in &self.queue {
             self.region[usize::from(c)] = mark;
+            if c < self.least[0] {
+                self.least = [c, self.least[0]];
+            } else if c < self.least[1] {
+                self.least[1] = c;
+            }
         }
+        self.cuts_known = false;
         // PI-corral pruning (not for move-optimal search: it may reorder walks).
         let fence = if self.strategy.exact_player() {
             None
@@ -838,13 +866,23 @@ impl Search<'_> {
                 let stands = path.last().map_or(b, |p| p.from);
                 let child_g = g + step;
                 // The child's player: normalized over the child's boxes.
-                for &c in &current {
-                    self.occupied[usize::from(c)] = false;
-                }
-                let player = self.normalize(child, stands);
-                for &c in &current {
-                    self.occupied[usize::from(c)] = true;
-                }
+                let player = match path.is_empty() {
+                    true => self.child_player(b, to, mark),
+                    false => None,
+                };
+                let player = match player {
+                    Some(player) => player,
+                    None => {
+                        for &c in &current {
+                            self.occupied[usize::from(c)] = false;
+                        }
+                        let player = self.normalize(child, stands);
+                        for &c in &current {
+                            self.occupied[usize::from(c)] = true;
+                        }
+                        player
+                    }
+                };
                 let hash = self.hash_of(child, player);
                 let push = Push {
                     from: b,
@@ -918,6 +956,117 @@ impl Search<'_> {
             return None;
         }
         self.matcher.moved(self.graph, current, k, to)
+    }
+
+    /// The normalized player of the child where the box on `b` was pushed one cell to `to`
+    /// (the player now on `b`), from the region of the node being expanded (stamped `mark`;
+    /// `occupied` marks its boxes): unless `to` cuts that region apart, the child's region is
+    /// the region without `to`, plus `b`, plus whatever `b` opens up outside it, so only that
+    /// last part is flooded. `None` when `to` is an articulation point of the region (flood
+    /// the child in full then). The same cell as [`Search::normalize`] gives, cheaper.
+    fn child_player(&mut self, b: u16, to: u16, mark: u32) -> Option<u16> {
+        if self.strategy.exact_player() {
+            return None;
+        }
+        if self.region[usize::from(to)] == mark {
+            if !self.cuts_known {
+                self.articulation_points(b, mark);
+                self.cuts_known = true;
+            }
+            if self.cut[usize::from(to)] == mark {
+                return None;
+            }
+        }
+        let graph = self.graph;
+        let mut smallest = if self.least[0] == to {
+            self.least[1]
+        } else {
+            self.least[0]
+        };
+        // Flood from `b` through cells outside the region (`to` now holds the box).
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.seen.fill(0);
+            self.generation = 1;
+        }
+        let seen = self.generation;
+        self.queue.clear();
+        self.queue.push(b);
+        self.seen[usize::from(b)] = seen;
+        while let Some(c) = self.queue.pop() {
+            smallest = smallest.min(c);
+            for d in 0..graph.dirs {
+                let n = graph.next(c, d);
+                if n == NONE
+                    || n == to
+                    || self.occupied[usize::from(n)]
+                    || self.region[usize::from(n)] == mark
+                    || self.seen[usize::from(n)] == seen
+                {
+                    continue;
+                }
+                self.seen[usize::from(n)] = seen;
+                self.queue.push(n);
+            }
+        }
+        Some(smallest)
+    }
+
+    /// Marks with `mark` in `cut` the articulation points of the region stamped `mark` (cells
+    /// whose removal splits it), by an iterative depth-first search (Tarjan) from a cell of the
+    /// region beside `b`... or any cell of it: the region is connected.
+    fn articulation_points(&mut self, _b: u16, mark: u32) {
+        let graph = self.graph;
+        let root = self.least[0];
+        if root == NONE {
+            return;
+        }
+        if self.clock > u32::MAX - 2 * graph.len() as u32 - 2 {
+            self.disc.fill(0);
+            self.clock = 0;
+        }
+        let base = self.clock;
+        let mut t = base + 1;
+        self.disc[usize::from(root)] = t;
+        self.low[usize::from(root)] = t;
+        let mut root_children = 0;
+        self.dfs.clear();
+        self.dfs.push((root, 0, NONE));
+        while let Some(top) = self.dfs.last_mut() {
+            let (c, d, from) = *top;
+            if usize::from(d) < graph.dirs {
+                top.1 += 1;
+                let n = graph.next(c, usize::from(d));
+                if n == NONE || self.region[usize::from(n)] != mark {
+                    continue;
+                }
+                if self.disc[usize::from(n)] <= base {
+                    t += 1;
+                    self.disc[usize::from(n)] = t;
+                    self.low[usize::from(n)] = t;
+                    if c == root {
+                        root_children += 1;
+                    }
+                    self.dfs.push((n, 0, c));
+                } else if n != from {
+                    let low = self.low[usize::from(c)].min(self.disc[usize::from(n)]);
+                    self.low[usize::from(c)] = low;
+                }
+            } else {
+                self.dfs.pop();
+                if from != NONE {
+                    let low = self.low[usize::from(from)].min(self.low[usize::from(c)]);
+                    self.low[usize::from(from)] = low;
+                    if from != root && self.low[usize::from(c)] >= self.disc[usize::from(from)] {
+                        self.cut[usize::from(from)] = mark;
+                    }
+                }
+            }
+        }
+        if root_children > 1 {
+            self.cut[usize::from(root)] = mark;
+        }
+        self.clock = t;
     }
 
     /// Matches `current`, the boxes of the node being expanded: from its parent's matching
