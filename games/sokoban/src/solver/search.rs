@@ -461,6 +461,14 @@ impl<'a> Search<'a> {
         if below.is_some_and(|b| h >= b) {
             return Some(Ending::Exhausted);
         }
+        // Kept matchings (about a quarter of a kilobyte each on a 20-box level) when the memory
+        // budget has room for them eight times over.
+        let slots = 1 << 15;
+        let stride = (start.len() + 1) + 2 * (graph.goals.len() + 1);
+        if (slots * (1 + stride) * 4 * 8) as u64 <= self.memory {
+            self.matcher
+                .enable_keeping(slots, start.len(), graph.goals.len());
+        }
         let root_player = self.normalize(&start, player);
         if !self.insert(&start, root_player, ROOT, Push { from: 0, dir: 0 }, 0, h) {
             return Some(Ending::Memory);
@@ -630,7 +638,8 @@ impl Search<'_> {
         (self.parent.capacity() * per_node
             + self.table.len() * 4
             + self.open.capacity() * 12
-            + self.graph.len() * 8) as u64
+            + self.graph.len() * 8
+            + self.matcher.kept_bytes()) as u64
     }
 
     /// Whether growing a table by `extra` bytes stays within the memory budget.
@@ -866,11 +875,12 @@ impl Search<'_> {
                 let stands = path.last().map_or(b, |p| p.from);
                 let child_g = g + step;
                 // The child's player: normalized over the child's boxes.
-                let player = match path.is_empty() {
-                    true => self.child_player(b, to, mark),
-                    false => None,
+                let known = if path.is_empty() {
+                    self.child_player(b, to, mark)
+                } else {
+                    None // a tunnel macro's player walked through cells outside the region
                 };
-                let player = match player {
+                let player = match known {
                     Some(player) => player,
                     None => {
                         for &c in &current {
@@ -914,6 +924,8 @@ impl Search<'_> {
                             result = Expansion::OutOfMemory;
                             break 'boxes;
                         }
+                        let p = child.binary_search(&to).unwrap_or(k);
+                        self.matcher.keep(self.parent.len() as u32 - 1, k, p);
                         if !path.is_empty() {
                             self.macros
                                 .insert(self.parent.len() as u32 - 1, std::mem::take(&mut path));
@@ -970,7 +982,7 @@ impl Search<'_> {
         }
         if self.region[usize::from(to)] == mark {
             if !self.cuts_known {
-                self.articulation_points(b, mark);
+                self.articulation_points(mark);
                 self.cuts_known = true;
             }
             if self.cut[usize::from(to)] == mark {
@@ -1013,9 +1025,9 @@ impl Search<'_> {
     }
 
     /// Marks with `mark` in `cut` the articulation points of the region stamped `mark` (cells
-    /// whose removal splits it), by an iterative depth-first search (Tarjan) from a cell of the
-    /// region beside `b`... or any cell of it: the region is connected.
-    fn articulation_points(&mut self, _b: u16, mark: u32) {
+    /// whose removal splits it), by an iterative depth-first search (Tarjan's low links) from
+    /// its smallest cell.
+    fn articulation_points(&mut self, mark: u32) {
         let graph = self.graph;
         let root = self.least[0];
         if root == NONE {
@@ -1074,7 +1086,9 @@ impl Search<'_> {
     fn match_current(&mut self, current: &[u16]) -> bool {
         let i = self.expanding;
         let parent = self.parent[i as usize];
-        let found = if parent != ROOT && parent == self.matched_node {
+        let found = if let Some(found) = self.matcher.restore(self.graph, i, current) {
+            found
+        } else if parent != ROOT && parent == self.matched_node {
             let mut before = std::mem::take(&mut self.before);
             before.clear();
             before.extend_from_slice(self.boxes_of(parent as usize));
@@ -1128,6 +1142,8 @@ impl Search<'_> {
             return Expansion::OutOfMemory;
         }
         let j = self.parent.len() - 1;
+        let p = child.binary_search(&goal).unwrap_or(k);
+        self.matcher.keep(j as u32, k, p);
         self.macros.insert(j as u32, path);
         if h == 0 {
             Expansion::Solved(j)
