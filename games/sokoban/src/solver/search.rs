@@ -174,6 +174,17 @@ struct Search<'g> {
     low: Vec<u32>,
     clock: u32,
     dfs: Vec<(u16, u8, u16)>,
+    /// Per cell, from [`Search::floor_dfs`]: the last number of its subtree, its depth-first
+    /// parent ([`NONE`] for an area's first cell), its area's first cell, and how many of its
+    /// subtrees have no way around it; and the number of areas.
+    fin: Vec<u32>,
+    dfs_parent: Vec<u16>,
+    area_id: Vec<u16>,
+    splits: Vec<u32>,
+    areas: u32,
+    /// The connectivity feature of the next node stored, when the expansion knows it
+    /// ([`Search::child_areas`]); else [`Features::cell`] floods the floor.
+    next_areas: Option<u32>,
 }
 
 /// Per cell, bit `d` set when every neighbour of the cell off direction `d`'s axis is a wall:
@@ -440,6 +451,12 @@ impl<'a> Search<'a> {
             low: vec![0; graph.len()],
             clock: 0,
             dfs: Vec::new(),
+            fin: vec![0; graph.len()],
+            dfs_parent: vec![NONE; graph.len()],
+            area_id: vec![0; graph.len()],
+            splits: vec![0; graph.len()],
+            areas: 0,
+            next_areas: None,
         }
     }
 
@@ -657,6 +674,7 @@ impl Search<'_> {
         g: u32,
         h: u32,
     ) -> bool {
+        let areas = self.next_areas.take();
         let per_node = self.count * 2 + 26 + if self.plan.is_some() { 24 } else { 0 };
         if self.parent.len() == self.parent.capacity() {
             let more = (self.parent.capacity() / 2).max(1024);
@@ -698,7 +716,10 @@ impl Search<'_> {
         let (k1, k2) = self.key(i);
         match self.plan {
             Some(plan) => {
-                let cell = self.features.cell(self.graph, plan, boxes);
+                let cell = match areas {
+                    Some(areas) => (plan.packed_boxes(self.graph, boxes), areas),
+                    None => self.features.cell(self.graph, plan, boxes),
+                };
                 self.cells
                     .entry(cell)
                     .or_default()
@@ -920,6 +941,13 @@ impl Search<'_> {
                         if below.is_some_and(|limit| child_g + h >= limit) {
                             continue;
                         }
+                        if self.plan.is_some() && path.is_empty() {
+                            if !self.cuts_known {
+                                self.floor_dfs(mark);
+                                self.cuts_known = true;
+                            }
+                            self.next_areas = Some(self.child_areas(b, to));
+                        }
                         if !self.insert(child, player, i as u32, push, child_g, h) {
                             result = Expansion::OutOfMemory;
                             break 'boxes;
@@ -982,7 +1010,7 @@ impl Search<'_> {
         }
         if self.region[usize::from(to)] == mark {
             if !self.cuts_known {
-                self.articulation_points(mark);
+                self.floor_dfs(mark);
                 self.cuts_known = true;
             }
             if self.cut[usize::from(to)] == mark {
@@ -1024,61 +1052,131 @@ impl Search<'_> {
         Some(smallest)
     }
 
-    /// Marks with `mark` in `cut` the articulation points of the region stamped `mark` (cells
-    /// whose removal splits it), by an iterative depth-first search (Tarjan's low links) from
-    /// its smallest cell.
-    fn articulation_points(&mut self, mark: u32) {
+    /// A depth-first search (Tarjan's low links) over the empty floor of the node being
+    /// expanded (`occupied` marks its boxes), every area in turn: marks with `mark` in `cut`
+    /// the articulation points (cells whose removal splits their area), counts the areas in
+    /// `areas`, and leaves the numbering ([`Search::disc`], `low`, `fin`, `dfs_parent`,
+    /// `splits`) that [`Search::child_areas`] reads.
+    fn floor_dfs(&mut self, mark: u32) {
         let graph = self.graph;
-        let root = self.least[0];
-        if root == NONE {
-            return;
-        }
-        if self.clock > u32::MAX - 2 * graph.len() as u32 - 2 {
+        let len = graph.len();
+        if self.clock > u32::MAX - 2 * len as u32 - 2 {
             self.disc.fill(0);
             self.clock = 0;
         }
         let base = self.clock;
-        let mut t = base + 1;
-        self.disc[usize::from(root)] = t;
-        self.low[usize::from(root)] = t;
-        let mut root_children = 0;
-        self.dfs.clear();
-        self.dfs.push((root, 0, NONE));
-        while let Some(top) = self.dfs.last_mut() {
-            let (c, d, from) = *top;
-            if usize::from(d) < graph.dirs {
-                top.1 += 1;
-                let n = graph.next(c, usize::from(d));
-                if n == NONE || self.region[usize::from(n)] != mark {
-                    continue;
-                }
-                if self.disc[usize::from(n)] <= base {
-                    t += 1;
-                    self.disc[usize::from(n)] = t;
-                    self.low[usize::from(n)] = t;
-                    if c == root {
-                        root_children += 1;
+        let mut t = base;
+        let mut areas = 0;
+        for root in 0..len as u16 {
+            if self.occupied[usize::from(root)] || self.disc[usize::from(root)] > base {
+                continue;
+            }
+            areas += 1;
+            t += 1;
+            self.disc[usize::from(root)] = t;
+            self.low[usize::from(root)] = t;
+            self.splits[usize::from(root)] = 0;
+            self.dfs_parent[usize::from(root)] = NONE;
+            self.area_id[usize::from(root)] = root;
+            self.dfs.clear();
+            self.dfs.push((root, 0, NONE));
+            while let Some(top) = self.dfs.last_mut() {
+                let (c, d, from) = *top;
+                if usize::from(d) < graph.dirs {
+                    top.1 += 1;
+                    let n = graph.next(c, usize::from(d));
+                    if n == NONE || self.occupied[usize::from(n)] {
+                        continue;
                     }
-                    self.dfs.push((n, 0, c));
-                } else if n != from {
-                    let low = self.low[usize::from(c)].min(self.disc[usize::from(n)]);
-                    self.low[usize::from(c)] = low;
-                }
-            } else {
-                self.dfs.pop();
-                if from != NONE {
-                    let low = self.low[usize::from(from)].min(self.low[usize::from(c)]);
-                    self.low[usize::from(from)] = low;
-                    if from != root && self.low[usize::from(c)] >= self.disc[usize::from(from)] {
-                        self.cut[usize::from(from)] = mark;
+                    if self.disc[usize::from(n)] <= base {
+                        t += 1;
+                        self.disc[usize::from(n)] = t;
+                        self.low[usize::from(n)] = t;
+                        self.splits[usize::from(n)] = 0;
+                        self.dfs_parent[usize::from(n)] = c;
+                        self.area_id[usize::from(n)] = root;
+                        self.dfs.push((n, 0, c));
+                    } else if n != from {
+                        let low = self.low[usize::from(c)].min(self.disc[usize::from(n)]);
+                        self.low[usize::from(c)] = low;
+                    }
+                } else {
+                    self.dfs.pop();
+                    self.fin[usize::from(c)] = t;
+                    if from != NONE {
+                        let low = self.low[usize::from(from)].min(self.low[usize::from(c)]);
+                        self.low[usize::from(from)] = low;
+                        if self.low[usize::from(c)] >= self.disc[usize::from(from)] {
+                            self.splits[usize::from(from)] += 1;
+                        }
                     }
                 }
             }
         }
-        if root_children > 1 {
-            self.cut[usize::from(root)] = mark;
+        // The first cell of an area cuts it when it has two subtrees; any other cell when one
+        // of its subtrees has no way around it.
+        for c in 0..len {
+            if self.occupied[c] {
+                continue;
+            }
+            let root = self.dfs_parent[c] == NONE;
+            let cuts = if root {
+                self.splits[c] > 1
+            } else {
+                self.splits[c] > 0
+            };
+            if cuts {
+                self.cut[c] = mark;
+            }
         }
+        self.areas = areas;
         self.clock = t;
+    }
+
+    /// The number of areas of the empty floor after the box on `b` is pushed one cell to
+    /// `to`, from [`Search::floor_dfs`]'s numbering of the node being expanded: the area of
+    /// `to` falls into as many pieces as `to` has subtrees with no way around it (plus the part
+    /// above it unless it is its area's first cell), and `b`, now empty, joins the pieces
+    /// around it into one. The same count as a flood of the child's floor.
+    fn child_areas(&self, b: u16, to: u16) -> u32 {
+        let graph = self.graph;
+        let t = usize::from(to);
+        let top = self.dfs_parent[t] == NONE;
+        let pieces = self.splits[t] + u32::from(!top);
+        // Which piece (or other area) a cell beside `b` belongs to: a cell in a subtree of
+        // `to` that no way leads around is its own piece, named by that subtree's first cell;
+        // everything else keeps its area, named by the area's first cell.
+        let piece = |w: u16| -> u16 {
+            let dw = self.disc[usize::from(w)];
+            for d in 0..graph.dirs {
+                let c = graph.next(to, d);
+                if c == NONE
+                    || self.occupied[usize::from(c)]
+                    || self.dfs_parent[usize::from(c)] != to
+                {
+                    continue;
+                }
+                let (dc, fc) = (self.disc[usize::from(c)], self.fin[usize::from(c)]);
+                if dc <= dw && dw <= fc && self.low[usize::from(c)] >= self.disc[t] {
+                    return c;
+                }
+            }
+            self.area_id[usize::from(w)]
+        };
+        let mut seen = [NONE; 8];
+        let mut distinct = 0u32;
+        for d in 0..graph.dirs {
+            let n = graph.next(b, d);
+            if n == NONE || n == to || self.occupied[usize::from(n)] {
+                continue;
+            }
+            let p = piece(n);
+            if !seen[..distinct as usize].contains(&p) {
+                seen[distinct as usize] = p;
+                distinct += 1;
+            }
+        }
+        self.areas + pieces - distinct
     }
 
     /// Matches `current`, the boxes of the node being expanded: from its parent's matching
