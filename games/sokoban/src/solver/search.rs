@@ -18,7 +18,7 @@ use super::features::{FeatureCell, Features};
 use super::freeze::freeze_deadlock;
 use super::graph::{CellGraph, NONE};
 use super::matching::Matcher;
-use super::rooms::Rooms;
+use super::rooms::{PathScratch, Rooms};
 use std::cmp::Reverse;
 use std::collections::BTreeMap;
 use std::collections::BinaryHeap;
@@ -139,8 +139,10 @@ struct Search<'g> {
     stack: Vec<u16>,
     corrals: Corrals,
     deadlocks: CorralDeadlocks,
-    /// The level's goal rooms, when this search uses goal macros.
+    /// The level's goal rooms, when this search uses goal macros, and scratch space for
+    /// their push paths.
     rooms: Option<&'g Rooms>,
+    paths: PathScratch,
     /// The pushes of each node reached by a goal or tunnel macro (its `push` says [`MACRO`]).
     macros: BTreeMap<u32, Vec<Push>>,
     /// Per cell, when this search uses tunnel macros: bit `d` set when the cell is a one-wide
@@ -432,6 +434,7 @@ impl<'a> Search<'a> {
             corrals: Corrals::default(),
             deadlocks: CorralDeadlocks::default(),
             rooms: (cuts && start.rooms.any()).then_some(start.rooms),
+            paths: PathScratch::default(),
             macros: BTreeMap::new(),
             tunnel: if cuts && start.tunnel.iter().any(|&bits| bits != 0) {
                 start.tunnel.to_vec()
@@ -824,9 +827,13 @@ impl Search<'_> {
         let mut matched = None;
         if let Some(rooms) = self.rooms {
             let region = &self.region;
-            let found = rooms.macro_move(graph, &current, &mut self.occupied, &|c| {
-                region[usize::from(c)] == mark
-            });
+            let found = rooms.macro_move(
+                graph,
+                &current,
+                &mut self.occupied,
+                &|c| region[usize::from(c)] == mark,
+                &mut self.paths,
+            );
             if let Some((k, goal, path)) = found {
                 let result = self.expand_macro(i, &current, child, k, goal, path, &mut matched);
                 for &b in &current {
