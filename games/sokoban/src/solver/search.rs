@@ -170,8 +170,9 @@ struct Search<'g> {
     least: [u16; 2],
     cut: Vec<u32>,
     cuts_known: bool,
-    /// Depth-first numbering for the articulation points: `disc[c] > clock_base` marks `c`
-    /// visited in the current numbering.
+    /// Depth-first numbering of [`Search::floor_dfs`]: numbers go on from `clock` across
+    /// expansions, so `disc[c]` above the value `clock` had when the numbering began marks
+    /// `c` visited in the current one (no clearing per expansion); `low` holds the low links.
     disc: Vec<u32>,
     low: Vec<u32>,
     clock: u32,
@@ -1062,7 +1063,7 @@ impl Search<'_> {
     /// A depth-first search (Tarjan's low links) over the empty floor of the node being
     /// expanded (`occupied` marks its boxes), every area in turn: marks with `mark` in `cut`
     /// the articulation points (cells whose removal splits their area), counts the areas in
-    /// `areas`, and leaves the numbering ([`Search::disc`], `low`, `fin`, `dfs_parent`,
+    /// `areas`, and leaves the numbering (`disc`, `low`, `fin`, `dfs_parent`, `area_id`,
     /// `splits`) that [`Search::child_areas`] reads.
     fn floor_dfs(&mut self, mark: u32) {
         let graph = self.graph;
