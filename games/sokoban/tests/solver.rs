@@ -84,8 +84,9 @@ fn microban_levels_solve_within_small_budgets_and_verify() {
 
 /// XSokoban 2 keeps its ten goals in a room behind a narrow way in. Filling it in the packing
 /// order, one goal macro at a time, solves it within 200,000 nodes (the feature-space search
-/// needs 164,193, plain greedy 31,034); without goal macros the search had not solved it after
-/// 300,000 (docs/sokoban-solver.md).
+/// alone needs 164,193, plain greedy 31,034; the one-thread default, which gives greedy one turn
+/// in four, 126,266); without goal macros the search had not solved it after 300,000
+/// (docs/sokoban-solver.md).
 #[test]
 fn goal_macros_fill_a_goal_room_in_order() {
     let levels = levels("xsokoban-90.xsb");
@@ -101,7 +102,8 @@ fn goal_macros_fill_a_goal_room_in_order() {
 
 /// XSokoban 12: greedy best-first on the matching bound had not solved it after 300,000 nodes;
 /// the feature-space search (one expansion per packing/connectivity cell in turn) solves it in
-/// 20,550 (docs/sokoban-solver.md). Fails if the cells stop taking turns.
+/// 20,550, 26,694 as three turns in four of the one-thread default (docs/sokoban-solver.md).
+/// Fails if the cells stop taking turns.
 #[test]
 fn the_feature_space_search_solves_what_greedy_search_does_not() {
     let levels = levels("xsokoban-90.xsb");

@@ -17,7 +17,9 @@
 //! * **connectivity**: the number of areas the boxes split the player's floor into (1 when the
 //!   player can reach every empty cell).
 //!
-//! Features only order the search; they prune nothing, so they change no proof.
+//! Features only order the search; they prune nothing, so they change no proof. The search
+//! derives most children's connectivity from its parent's floor instead of flooding
+//! ([`super::search`]'s `child_areas`); [`Features::cell`] floods for the rest.
 
 use super::graph::{CellGraph, NONE};
 use super::rooms::Rooms;

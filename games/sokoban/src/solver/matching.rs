@@ -29,6 +29,27 @@ pub(crate) struct Matcher {
     matrix: Vec<i64>,
     /// The costs of the moved box in [`Matcher::moved`].
     row: Vec<i64>,
+    /// Solutions of positions [`Matcher::moved`] matched, kept for when they are expanded
+    /// ([`Matcher::keep`], [`Matcher::restore`]): a direct-mapped table, slot `key % slots`
+    /// holding `key + 1` in `kept_key` (0: empty) and the duals and assignment in `kept`
+    /// (`stride` numbers each). Empty until [`Matcher::enable_keeping`].
+    kept_key: Vec<u32>,
+    kept: Vec<i32>,
+    stride: usize,
+}
+
+/// The row, in a solution whose row `k` is a moved box, that row `r` of the moved position's
+/// sorted order comes from (the moved box now sorting at `p`).
+fn old_row(r: usize, k: usize, p: usize) -> usize {
+    if r == p {
+        return k;
+    }
+    let q = if r > p { r - 1 } else { r };
+    if q >= k {
+        q + 1
+    } else {
+        q
+    }
 }
 
 /// The cost of box `i` (standing on `cell`) going to goal `j`.
@@ -115,6 +136,167 @@ impl Matcher {
         self.matrix = matrix;
         self.row = row;
         bound
+    }
+
+    /// Matches `boxes` (sorted) like [`Matcher::bound`], when they are the boxes last given
+    /// to [`Matcher::bound`] (or to this), `before`, with one box moved: one augmenting path
+    /// from the kept solution instead of a full matching, the solution then kept for `boxes`.
+    /// The bound is the same as a full matching's (a minimum cost is unique, whichever
+    /// optimal assignment and duals reach it).
+    pub(crate) fn advance(
+        &mut self,
+        graph: &CellGraph,
+        before: &[u16],
+        boxes: &[u16],
+    ) -> Option<u32> {
+        let n = boxes.len();
+        let m = graph.goals.len();
+        // The box that left (its row in `before`) and the cell it went to.
+        let gone = before.iter().position(|b| boxes.binary_search(b).is_err());
+        let came = boxes.iter().position(|b| before.binary_search(b).is_err());
+        let (Some(k), Some(p)) = (gone, came) else {
+            return self.bound(graph, boxes);
+        };
+        if n < m || self.matrix.len() != n * m || self.saved_u.len() != n + 1 {
+            return self.bound(graph, boxes);
+        }
+        let to = boxes[p];
+        if self.moved(graph, before, k, to).is_none() {
+            return self.bound(graph, boxes);
+        }
+        // Reorder the rows (row `k` of `before` becomes row `p` of `boxes`) and keep the
+        // solution as `bound` would.
+        let old_row = |r: usize| old_row(r, k, p);
+        let mut matrix = std::mem::take(&mut self.matrix);
+        let mut sorted = Vec::with_capacity(n * m);
+        for r in 0..n {
+            if r == p {
+                sorted.extend_from_slice(&self.row);
+            } else {
+                let o = old_row(r);
+                sorted.extend_from_slice(&matrix[o * m..(o + 1) * m]);
+            }
+        }
+        std::mem::swap(&mut matrix, &mut sorted);
+        self.matrix = matrix;
+        let mut new_of = vec![0usize; n + 1];
+        self.saved_u.clear();
+        self.saved_u.push(self.u[0]);
+        for r in 0..n {
+            let o = old_row(r);
+            new_of[o + 1] = r + 1;
+            self.saved_u.push(self.u[o + 1]);
+        }
+        self.saved_v.clone_from(&self.v);
+        self.saved_owner.clear();
+        self.saved_owner.extend(
+            self.owner
+                .iter()
+                .map(|&o| if o == 0 { 0 } else { new_of[o] }),
+        );
+        let matrix = &self.matrix;
+        self.total_of(m, &|i, j| matrix[i * m + j])
+    }
+
+    /// Keeps up to `slots` (a power of two) solutions for [`Matcher::keep`].
+    pub(crate) fn enable_keeping(&mut self, slots: usize, boxes: usize, goals: usize) {
+        self.stride = (boxes + 1) + 2 * (goals + 1);
+        self.kept_key = vec![0; slots];
+        self.kept = vec![0; slots * self.stride];
+    }
+
+    /// Bytes the kept solutions take.
+    pub(crate) fn kept_bytes(&self) -> usize {
+        self.kept_key.len() * 4 + self.kept.len() * 4
+    }
+
+    /// Keeps, under `key`, the solution [`Matcher::moved`] just found for its position with
+    /// box `k` moved (the moved box sorting at `p` among that position's boxes), so that
+    /// [`Matcher::restore`] can take it up without matching again.
+    pub(crate) fn keep(&mut self, key: u32, k: usize, p: usize) {
+        if self.kept_key.is_empty() {
+            return;
+        }
+        let slots = self.kept_key.len();
+        let slot = key as usize & (slots - 1);
+        let n = self.u.len() - 1;
+        let m = self.v.len() - 1;
+        if (n + 1) + 2 * (m + 1) != self.stride {
+            self.kept_key[slot] = 0;
+            return;
+        }
+        let data = &mut self.kept[slot * self.stride..(slot + 1) * self.stride];
+        let mut new_of = [0usize; 256];
+        let fits = |x: i64| i32::try_from(x).ok();
+        let mut ok = n < new_of.len();
+        if ok {
+            data[0] = fits(self.u[0]).unwrap_or(0);
+            for r in 0..n {
+                let o = old_row(r, k, p);
+                new_of[o + 1] = r + 1;
+                match fits(self.u[o + 1]) {
+                    Some(x) => data[1 + r] = x,
+                    None => ok = false,
+                }
+            }
+            for j in 0..=m {
+                match fits(self.v[j]) {
+                    Some(x) => data[n + 1 + j] = x,
+                    None => ok = false,
+                }
+                let owner = self.owner[j];
+                data[n + m + 2 + j] = if owner == 0 { 0 } else { new_of[owner] as i32 };
+            }
+        }
+        self.kept_key[slot] = if ok { key.wrapping_add(1) } else { 0 };
+    }
+
+    /// Takes up the solution kept under `key` for `boxes` (sorted) as [`Matcher::bound`]
+    /// would leave it: `None` when none is kept, else the bound.
+    pub(crate) fn restore(
+        &mut self,
+        graph: &CellGraph,
+        key: u32,
+        boxes: &[u16],
+    ) -> Option<Option<u32>> {
+        if self.kept_key.is_empty() {
+            return None;
+        }
+        let slot = key as usize & (self.kept_key.len() - 1);
+        let n = boxes.len();
+        let m = graph.goals.len();
+        if self.kept_key[slot] != key.wrapping_add(1) || (n + 1) + 2 * (m + 1) != self.stride {
+            return None;
+        }
+        let data = &self.kept[slot * self.stride..(slot + 1) * self.stride];
+        self.saved_u.clear();
+        self.saved_u
+            .extend(data[..=n].iter().map(|&x| i64::from(x)));
+        self.saved_v.clear();
+        self.saved_v
+            .extend(data[n + 1..n + m + 2].iter().map(|&x| i64::from(x)));
+        self.saved_owner.clear();
+        self.saved_owner
+            .extend(data[n + m + 2..].iter().map(|&x| x as usize));
+        let mut matrix = std::mem::take(&mut self.matrix);
+        matrix.clear();
+        matrix.extend(
+            boxes
+                .iter()
+                .flat_map(|&b| (0..m).map(move |j| cost_of(graph, b, j))),
+        );
+        self.matrix = matrix;
+        let matrix = &self.matrix;
+        Some(self.total_of(m, &|i, j| matrix[i * m + j]))
+    }
+
+    /// The cost of the kept solution.
+    fn total_of<F: Fn(usize, usize) -> i64>(&self, m: usize, cost: &F) -> Option<u32> {
+        let total: i64 = (1..=m)
+            .filter(|&j| self.saved_owner[j] != 0)
+            .map(|j| cost(self.saved_owner[j] - 1, j - 1))
+            .sum();
+        (total < BLOCKED).then(|| u32::try_from(total).unwrap_or(u32::MAX))
     }
 
     /// [`Matcher::moved`] over `n` boxes, `m` goals and the changed costs `cost`.
@@ -244,6 +426,48 @@ mod tests {
             let quick = incremental.moved(&graph, &boxes, k, to);
             boxes[k] = to;
             assert_eq!(quick, full.bound(&graph, &boxes), "boxes {boxes:?}");
+            compared += 1;
+        }
+        assert!(compared > 100);
+    }
+
+    /// Advancing the kept solution along a walk of one-box moves gives, at every step, exactly
+    /// the full matching's bound, and keeps a solution the next step can advance from.
+    #[test]
+    fn advancing_along_one_box_moves_equals_full_matchings() {
+        let text =
+            "; room\n#########\n#.  $  .#\n# $ # $ #\n#.  @  .#\n# $   $ #\n#.  #  .#\n#########\n";
+        let level = parse_collection(text, "room.xsb").levels.remove(0).unwrap();
+        let graph = CellGraph::square(&level, level.player());
+        let mut boxes: Vec<u16> = level
+            .boxes()
+            .iter()
+            .map(|b| graph.compact[b.index()])
+            .collect();
+        boxes.sort_unstable();
+        let mut seed = 11u64;
+        let mut full = Matcher::default();
+        let mut walker = Matcher::default();
+        assert!(walker.bound(&graph, &boxes).is_some());
+        let mut compared = 0;
+        for _ in 0..400 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let k = (seed >> 33) as usize % boxes.len();
+            let to = (seed >> 13) as u16 % graph.len() as u16;
+            if boxes.contains(&to) {
+                continue;
+            }
+            let mut next = boxes.clone();
+            next[k] = to;
+            next.sort_unstable();
+            let expected = full.bound(&graph, &next);
+            if expected.is_none() {
+                continue;
+            }
+            assert_eq!(walker.advance(&graph, &boxes, &next), expected, "{next:?}");
+            boxes = next;
             compared += 1;
         }
         assert!(compared > 100);

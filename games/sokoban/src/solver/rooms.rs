@@ -184,6 +184,7 @@ impl Rooms {
         boxes: &[u16],
         occupied: &mut [bool],
         reachable: &dyn Fn(u16) -> bool,
+        scratch: &mut PathScratch,
     ) -> Option<(usize, u16, Vec<Push>)> {
         for (k, &b) in boxes.iter().enumerate() {
             for &r in &self.door_of[usize::from(b)] {
@@ -195,12 +196,59 @@ impl Rooms {
                     continue;
                 };
                 let allowed = |c: u16| c == b || self.area_of[usize::from(c)] == r as u32 + 1;
-                if let Some(path) = push_path(graph, occupied, b, target, &allowed, reachable) {
+                if let Some(path) =
+                    push_path(graph, occupied, b, target, &allowed, reachable, scratch)
+                {
                     return Some((k, target, path));
                 }
             }
         }
         None
+    }
+}
+
+/// Scratch space of [`push_path`], kept by the search between calls (this runs at every node
+/// where a box stands on a door, so it allocates and clears nothing per call): `visited` and
+/// `walk` hold stamps, a cell or state being marked when it holds the current one.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PathScratch {
+    visited: Vec<u32>,
+    visit_stamp: u32,
+    walk: Vec<u32>,
+    walk_stamp: u32,
+    states: Vec<(u16, u16)>,
+    came: Vec<(usize, Push)>,
+    queue: Vec<u16>,
+}
+
+impl PathScratch {
+    /// Readies the arrays for `graph` and a new call: a fresh visit stamp.
+    fn begin(&mut self, graph: &CellGraph) -> u32 {
+        let states = graph.len() * graph.dirs;
+        if self.visited.len() != states {
+            self.visited = vec![0; states];
+            self.visit_stamp = 0;
+            self.walk = vec![0; graph.len()];
+            self.walk_stamp = 0;
+        }
+        self.visit_stamp = self.visit_stamp.wrapping_add(1);
+        if self.visit_stamp == 0 {
+            self.visited.fill(0);
+            self.visit_stamp = 1;
+        }
+        self.states.clear();
+        self.came.clear();
+        self.visit_stamp
+    }
+
+    /// A fresh stamp for `walk`.
+    fn next_walk(&mut self) -> u32 {
+        self.walk_stamp = self.walk_stamp.wrapping_add(1);
+        if self.walk_stamp == 0 {
+            self.walk.fill(0);
+            self.walk_stamp = 1;
+        }
+        self.walk_stamp
     }
 }
 
@@ -214,6 +262,7 @@ fn push_path(
     to: u16,
     allowed: &dyn Fn(u16) -> bool,
     reachable: &dyn Fn(u16) -> bool,
+    scratch: &mut PathScratch,
 ) -> Option<Vec<Push>> {
     // Breadth-first over (box cell, the player's cell after the push); before each push the
     // player's walk is checked with the box in place. `START` stands for the position given.
@@ -223,11 +272,7 @@ fn push_path(
     // box stands on a door, so no scans of lists).
     const START: usize = usize::MAX;
     occupied[usize::from(from)] = false;
-    let mut states: Vec<(u16, u16)> = Vec::new();
-    let mut came: Vec<(usize, Push)> = Vec::new();
-    let mut visited = vec![false; graph.len() * graph.dirs];
-    let mut walk = vec![0u32; graph.len()];
-    let mut queue: Vec<u16> = Vec::new();
+    let visit = scratch.begin(graph);
     let mut stamp = 0u32;
     let mut found = None;
     let mut at = START;
@@ -235,10 +280,17 @@ fn push_path(
         let (b, flooded) = if at == START {
             (from, false)
         } else {
-            let (b, player) = states[at];
+            let (b, player) = scratch.states[at];
             occupied[usize::from(b)] = true;
-            stamp += 1;
-            mark_region(graph, occupied, player, &mut walk, stamp, &mut queue);
+            stamp = scratch.next_walk();
+            mark_region(
+                graph,
+                occupied,
+                player,
+                &mut scratch.walk,
+                stamp,
+                &mut scratch.queue,
+            );
             (b, true)
         };
         occupied[usize::from(b)] = true;
@@ -252,17 +304,17 @@ fn push_path(
                 continue;
             }
             let can_stand = if flooded {
-                walk[usize::from(behind)] == stamp
+                scratch.walk[usize::from(behind)] == stamp
             } else {
                 reachable(behind)
             };
             let state = usize::from(next) * graph.dirs + d;
-            if !can_stand || visited[state] {
+            if !can_stand || scratch.visited[state] == visit {
                 continue;
             }
-            visited[state] = true;
-            states.push((next, b));
-            came.push((
+            scratch.visited[state] = visit;
+            scratch.states.push((next, b));
+            scratch.came.push((
                 at,
                 Push {
                     from: b,
@@ -270,13 +322,13 @@ fn push_path(
                 },
             ));
             if next == to {
-                found = Some(states.len() - 1);
+                found = Some(scratch.states.len() - 1);
                 break;
             }
         }
         occupied[usize::from(b)] = false;
         at = if at == START { 0 } else { at + 1 };
-        if found.is_some() || at >= states.len() {
+        if found.is_some() || at >= scratch.states.len() {
             break;
         }
     }
@@ -284,7 +336,7 @@ fn push_path(
     let mut at = found?;
     let mut pushes = Vec::new();
     loop {
-        let (parent, push) = came[at];
+        let (parent, push) = scratch.came[at];
         pushes.push(push);
         if parent == START {
             break;

@@ -18,7 +18,7 @@ use super::features::{FeatureCell, Features};
 use super::freeze::freeze_deadlock;
 use super::graph::{CellGraph, NONE};
 use super::matching::Matcher;
-use super::rooms::Rooms;
+use super::rooms::{PathScratch, Rooms};
 use std::cmp::Reverse;
 use std::collections::BTreeMap;
 use std::collections::BinaryHeap;
@@ -139,14 +139,55 @@ struct Search<'g> {
     stack: Vec<u16>,
     corrals: Corrals,
     deadlocks: CorralDeadlocks,
-    /// The level's goal rooms, when this search uses goal macros.
+    /// The level's goal rooms, when this search uses goal macros, and scratch space for
+    /// their push paths.
     rooms: Option<&'g Rooms>,
+    paths: PathScratch,
     /// The pushes of each node reached by a goal or tunnel macro (its `push` says [`MACRO`]).
     macros: BTreeMap<u32, Vec<Push>>,
     /// Per cell, when this search uses tunnel macros: bit `d` set when the cell is a one-wide
     /// tunnel along direction `d`'s axis (every neighbour off that axis is a wall). Empty
     /// otherwise.
     tunnel: Vec<u32>,
+    /// Nodes expanded so far.
+    nodes: u64,
+    /// An entry popped when the search paused ([`Search::run`]): the next one to expand.
+    held: Option<OpenEntry>,
+    /// Scratch space for a child's boxes.
+    child: Vec<u16>,
+    /// The node whose matching `matcher` keeps ([`ROOT`] for none), and the node being
+    /// expanded: a node whose parent's matching is kept is matched by one augmenting path
+    /// from it ([`Matcher::advance`]), which a search that dives from parent to child meets
+    /// at most expansions.
+    matched_node: u32,
+    expanding: u32,
+    /// Scratch space for the kept matching's boxes.
+    before: Vec<u16>,
+    /// The two smallest cells of the region of the node being expanded ([`NONE`] if fewer),
+    /// and its articulation points (cells marked with the region's stamp), found when a child
+    /// first needs them: a push into the region that does not cut it leaves the rest of it to
+    /// the child, so the child's player needs no flood of its own ([`Search::child_player`]).
+    least: [u16; 2],
+    cut: Vec<u32>,
+    cuts_known: bool,
+    /// Depth-first numbering of [`Search::floor_dfs`]: numbers go on from `clock` across
+    /// expansions, so `disc[c]` above the value `clock` had when the numbering began marks
+    /// `c` visited in the current one (no clearing per expansion); `low` holds the low links.
+    disc: Vec<u32>,
+    low: Vec<u32>,
+    clock: u32,
+    dfs: Vec<(u16, u8, u16)>,
+    /// Per cell, from [`Search::floor_dfs`]: the last number of its subtree, its depth-first
+    /// parent ([`NONE`] for an area's first cell), its area's first cell, and how many of its
+    /// subtrees have no way around it; and the number of areas.
+    fin: Vec<u32>,
+    dfs_parent: Vec<u16>,
+    area_id: Vec<u16>,
+    splits: Vec<u32>,
+    areas: u32,
+    /// The connectivity feature of the next node stored, when the expansion knows it
+    /// ([`Search::child_areas`]); else [`Features::cell`] floods the floor.
+    next_areas: Option<u32>,
 }
 
 /// Per cell, bit `d` set when every neighbour of the cell off direction `d`'s axis is a wall:
@@ -181,154 +222,317 @@ pub(crate) fn search(
     strategy: Strategy,
     limits: &Limits<'_>,
 ) -> Report {
-    let (rooms, tunnel) = if strategy.optimal() {
-        (Rooms::default(), Vec::new())
-    } else {
-        (Rooms::new(graph), tunnel_cells(graph))
-    };
-    let tunnels = tunnel.iter().any(|&bits| bits != 0);
-    // The packing feature reads the rooms' orders in both searches, macros or not.
-    let plan = (strategy == Strategy::Features).then_some(&rooms);
-    if !rooms.any() && !tunnels {
-        return search_with(
-            graph,
-            boxes,
-            player,
-            strategy,
-            limits,
-            None,
-            Vec::new(),
-            plan,
-        );
-    }
-    let first = search_with(
-        graph,
-        boxes,
-        player,
-        strategy,
-        limits,
-        rooms.any().then_some(&rooms),
-        if tunnels { tunnel } else { Vec::new() },
-        plan,
-    );
-    if first.ending != Ending::Exhausted {
-        return first;
-    }
-    let rest = Limits {
-        nodes: limits.nodes.saturating_sub(first.nodes),
-        ..*limits
-    };
-    let second = search_with(
-        graph,
-        boxes,
-        player,
-        strategy,
-        &rest,
-        None,
-        Vec::new(),
-        plan,
-    );
-    Report {
-        nodes: first.nodes + second.nodes,
-        stored: first.stored.max(second.stored),
-        ending: second.ending,
-    }
+    mixed(graph, boxes, player, &[(strategy, 1)], limits).1
 }
 
-/// One search, with goal rooms or without, with tunnel macros (`tunnel` from
-/// [`tunnel_cells`]) or without (empty); `plan` gives the packing feature of
-/// [`Strategy::Features`].
-#[allow(clippy::too_many_arguments)]
-fn search_with(
+/// Expansions a search of [`mixed`] makes per turn and unit of its share: small enough that
+/// a level one strategy solves quickly is not held up by the others' long turns, large enough
+/// that switching costs nothing measurable.
+const TURN: u64 = 1024;
+
+/// Several searches on one thread, taking turns: each strategy of `shares` runs `share ·`
+/// [`TURN`] expansions in turn, all of them drawing on one node budget and splitting the
+/// memory budget equally. Stops at the first solution, or at the first proof of
+/// unsolvability (any one search's exhaustion is a proof: each repeats itself without cuts
+/// first, as [`search`] says); a search that runs out of memory drops out and the others go
+/// on. Returns the strategy that ended it (the first one when the budget or every search ran
+/// out) and the effort of all of them. Deterministic: turns are counted in nodes, not time.
+pub(crate) fn mixed(
     graph: &CellGraph,
     boxes: &[u16],
     player: u16,
-    strategy: Strategy,
+    shares: &[(Strategy, u64)],
     limits: &Limits<'_>,
-    rooms: Option<&Rooms>,
-    tunnel: Vec<u32>,
-    plan: Option<&Rooms>,
-) -> Report {
-    let mut start: Vec<u16> = boxes.to_vec();
-    start.sort_unstable();
-    let mut s = Search {
+) -> (Strategy, Report) {
+    let satisficing = shares.iter().any(|(s, _)| !s.optimal());
+    let (rooms, tunnel) = if satisficing {
+        (Rooms::new(graph), tunnel_cells(graph))
+    } else {
+        (Rooms::default(), Vec::new())
+    };
+    let tunnels = tunnel.iter().any(|&bits| bits != 0);
+    let memory = limits.memory / shares.len().max(1) as u64;
+    let start = Start {
         graph,
-        strategy,
-        count: start.len(),
-        boxes: Vec::new(),
-        player: Vec::new(),
-        parent: Vec::new(),
-        push: Vec::new(),
-        cost: Vec::new(),
-        bound: Vec::new(),
-        hash: Vec::new(),
-        table: vec![0; 1 << 12],
-        open: BinaryHeap::new(),
-        cells: BTreeMap::new(),
-        cursor: None,
-        plan,
-        features: Features::default(),
-        memory: limits.memory,
-        occupied: vec![false; graph.len()],
-        seen: vec![0; graph.len()],
-        walk: vec![0; graph.len()],
-        generation: 0,
-        region: vec![0; graph.len()],
-        stamp: 0,
-        queue: Vec::with_capacity(graph.len()),
-        matcher: Matcher::default(),
-        stack: Vec::new(),
-        corrals: Corrals::default(),
-        deadlocks: CorralDeadlocks::default(),
-        rooms,
-        macros: BTreeMap::new(),
-        tunnel,
+        boxes,
+        player,
+        rooms: &rooms,
+        tunnel: &tunnel,
+        memory,
+        below: limits.below,
     };
-    let report = |ending, nodes, s: &Search<'_>| Report {
-        ending,
-        nodes,
-        stored: s.parent.len() as u64,
-    };
-    if start.iter().all(|&b| graph.goal[usize::from(b)]) {
-        return report(Ending::Found(Vec::new()), 0, &s);
-    }
-    if start.iter().any(|&b| graph.dead[usize::from(b)]) {
-        return report(Ending::Exhausted, 0, &s);
-    }
-    let Some(h) = s.matcher.bound(graph, &start) else {
-        return report(Ending::Exhausted, 0, &s);
-    };
-    if limits.below.is_some_and(|b| h >= b) {
-        return report(Ending::Exhausted, 0, &s);
-    }
-    let root_player = s.normalize(&start, player);
-    if !s.insert(&start, root_player, ROOT, Push { from: 0, dir: 0 }, 0, h) {
-        return report(Ending::Memory, 0, &s);
-    }
-    let mut nodes = 0u64;
-    let mut child = vec![0u16; s.count];
-    while let Some(Reverse((key, _, index))) = s.pop() {
-        let i = index as usize;
-        if s.key(i).0 != key {
-            continue; // a stale entry: the node was reached more cheaply since
+    let mut runs: Vec<Run<'_>> = shares
+        .iter()
+        .map(|&(strategy, _)| {
+            let cuts = !strategy.optimal() && (rooms.any() || tunnels);
+            Run::new(&start, strategy, cuts)
+        })
+        .collect();
+    let total = |runs: &[Run<'_>]| runs.iter().map(Run::nodes).sum::<u64>();
+    let stored = |runs: &[Run<'_>]| runs.iter().map(Run::stored).sum::<u64>();
+    loop {
+        let mut live = false;
+        for (r, &(strategy, share)) in shares.iter().enumerate() {
+            let used = total(&runs);
+            // A search may end as it stores its root, before any turn.
+            if runs[r].ending.is_none() && used < limits.nodes {
+                live = true;
+                let turn = if shares.len() == 1 {
+                    u64::MAX
+                } else {
+                    share.max(1).saturating_mul(TURN)
+                };
+                runs[r].step(&start, limits, turn.min(limits.nodes - used));
+            }
+            let ending = runs[r].ending.clone();
+            if let Some(ending @ (Ending::Found(_) | Ending::Exhausted | Ending::Cancelled)) =
+                ending
+            {
+                let report = Report {
+                    ending,
+                    nodes: total(&runs),
+                    stored: stored(&runs),
+                };
+                return (strategy, report);
+            }
         }
-        if strategy.optimal() && s.solved(i) {
-            return report(Ending::Found(s.pushes(i)), nodes, &s);
-        }
-        if nodes >= limits.nodes {
-            return report(Ending::NodeBudget, nodes, &s);
-        }
-        if nodes % 64 == 0 && limits.cancel.iter().any(|c| c.load(Ordering::Relaxed)) {
-            return report(Ending::Cancelled, nodes, &s);
-        }
-        nodes += 1;
-        match s.expand(i, &mut child, limits.below) {
-            Expansion::Done => {}
-            Expansion::Solved(j) => return report(Ending::Found(s.pushes(j)), nodes, &s),
-            Expansion::OutOfMemory => return report(Ending::Memory, nodes, &s),
+        let used = total(&runs);
+        if !live || used >= limits.nodes {
+            let memory_out = runs.iter().all(|r| r.ending == Some(Ending::Memory));
+            let report = Report {
+                ending: if memory_out {
+                    Ending::Memory
+                } else {
+                    Ending::NodeBudget
+                },
+                nodes: used,
+                stored: stored(&runs),
+            };
+            return (shares[0].0, report);
         }
     }
-    report(Ending::Exhausted, nodes, &s)
+}
+
+/// What every search of one level starts from.
+struct Start<'a> {
+    graph: &'a CellGraph,
+    boxes: &'a [u16],
+    player: u16,
+    rooms: &'a Rooms,
+    tunnel: &'a [u32],
+    /// Each search's memory budget.
+    memory: u64,
+    below: Option<u32>,
+}
+
+/// One strategy's search in progress: first with its cuts (goal and tunnel macros) when the
+/// level has any, then, if that search runs out of positions, again without them.
+struct Run<'a> {
+    strategy: Strategy,
+    search: Search<'a>,
+    /// Whether `search` is the search without cuts that repeats one with them.
+    fallback: bool,
+    /// Whether `search` uses cuts (so its exhaustion proves nothing).
+    cuts: bool,
+    /// The nodes of the search with cuts, once it has given way to the fallback.
+    earlier: u64,
+    earlier_stored: u64,
+    ending: Option<Ending>,
+}
+
+impl<'a> Run<'a> {
+    fn new(start: &Start<'a>, strategy: Strategy, cuts: bool) -> Run<'a> {
+        let mut run = Run {
+            strategy,
+            search: Search::new(start, strategy, cuts),
+            fallback: false,
+            cuts,
+            earlier: 0,
+            earlier_stored: 0,
+            ending: None,
+        };
+        run.begin(start);
+        run
+    }
+
+    /// Stores the root of `search`; an ending found there is handled as [`Run::step`]'s.
+    fn begin(&mut self, start: &Start<'a>) {
+        if let Some(ending) = self.search.start(start.boxes, start.player, start.below) {
+            self.finish(start, ending);
+        }
+    }
+
+    fn nodes(&self) -> u64 {
+        self.earlier + self.search.nodes
+    }
+
+    fn stored(&self) -> u64 {
+        self.earlier_stored.max(self.search.parent.len() as u64)
+    }
+
+    /// Expands at most `quota` more nodes (a fallback that begins on the way gets the rest).
+    fn step(&mut self, start: &Start<'a>, limits: &Limits<'_>, quota: u64) {
+        let mut left = quota;
+        while self.ending.is_none() && left > 0 {
+            let before = self.nodes();
+            let pause = self.search.nodes.saturating_add(left);
+            match self.search.run(limits, pause) {
+                Some(ending) => self.finish(start, ending),
+                None => break, // paused: the quota is spent
+            }
+            left = left.saturating_sub(self.nodes() - before);
+        }
+    }
+
+    /// Records how `search` ended: an exhausted search with cuts gives way to the same
+    /// strategy without them.
+    fn finish(&mut self, start: &Start<'a>, ending: Ending) {
+        if ending == Ending::Exhausted && self.cuts && !self.fallback {
+            self.earlier = self.search.nodes;
+            self.earlier_stored = self.search.parent.len() as u64;
+            self.fallback = true;
+            self.search = Search::new(start, self.strategy, false);
+            self.begin(start);
+            return;
+        }
+        self.ending = Some(ending);
+    }
+}
+
+impl<'a> Search<'a> {
+    /// An empty search of `strategy`, with the cuts of `start` (goal rooms, tunnel macros)
+    /// when `cuts` says so; [`Strategy::Features`] reads the rooms' packing orders either way.
+    fn new(start: &Start<'a>, strategy: Strategy, cuts: bool) -> Search<'a> {
+        let graph = start.graph;
+        let count = start.boxes.len();
+        Search {
+            graph,
+            strategy,
+            count,
+            boxes: Vec::new(),
+            player: Vec::new(),
+            parent: Vec::new(),
+            push: Vec::new(),
+            cost: Vec::new(),
+            bound: Vec::new(),
+            hash: Vec::new(),
+            table: vec![0; 1 << 12],
+            open: BinaryHeap::new(),
+            cells: BTreeMap::new(),
+            cursor: None,
+            plan: (strategy == Strategy::Features).then_some(start.rooms),
+            features: Features::default(),
+            memory: start.memory,
+            occupied: vec![false; graph.len()],
+            seen: vec![0; graph.len()],
+            walk: vec![0; graph.len()],
+            generation: 0,
+            region: vec![0; graph.len()],
+            stamp: 0,
+            queue: Vec::with_capacity(graph.len()),
+            matcher: Matcher::default(),
+            stack: Vec::new(),
+            corrals: Corrals::default(),
+            deadlocks: CorralDeadlocks::default(),
+            rooms: (cuts && start.rooms.any()).then_some(start.rooms),
+            paths: PathScratch::default(),
+            macros: BTreeMap::new(),
+            tunnel: if cuts && start.tunnel.iter().any(|&bits| bits != 0) {
+                start.tunnel.to_vec()
+            } else {
+                Vec::new()
+            },
+            nodes: 0,
+            held: None,
+            child: vec![0; count],
+            matched_node: ROOT,
+            expanding: ROOT,
+            before: Vec::with_capacity(count),
+            least: [NONE; 2],
+            cut: vec![0; graph.len()],
+            cuts_known: false,
+            disc: vec![0; graph.len()],
+            low: vec![0; graph.len()],
+            clock: 0,
+            dfs: Vec::new(),
+            fin: vec![0; graph.len()],
+            dfs_parent: vec![NONE; graph.len()],
+            area_id: vec![0; graph.len()],
+            splits: vec![0; graph.len()],
+            areas: 0,
+            next_areas: None,
+        }
+    }
+
+    /// Stores the root, `boxes` (any order) with the player on `player`; or the ending when
+    /// the root already decides the search.
+    fn start(&mut self, boxes: &[u16], player: u16, below: Option<u32>) -> Option<Ending> {
+        let graph = self.graph;
+        let mut start: Vec<u16> = boxes.to_vec();
+        start.sort_unstable();
+        if start.iter().all(|&b| graph.goal[usize::from(b)]) {
+            return Some(Ending::Found(Vec::new()));
+        }
+        if start.iter().any(|&b| graph.dead[usize::from(b)]) {
+            return Some(Ending::Exhausted);
+        }
+        let Some(h) = self.matcher.bound(graph, &start) else {
+            return Some(Ending::Exhausted);
+        };
+        if below.is_some_and(|b| h >= b) {
+            return Some(Ending::Exhausted);
+        }
+        // Kept matchings (about a quarter of a kilobyte each on a 20-box level) when the memory
+        // budget has room for them eight times over.
+        let slots = 1 << 15;
+        let stride = (start.len() + 1) + 2 * (graph.goals.len() + 1);
+        if (slots * (1 + stride) * 4 * 8) as u64 <= self.memory {
+            self.matcher
+                .enable_keeping(slots, start.len(), graph.goals.len());
+        }
+        let root_player = self.normalize(&start, player);
+        if !self.insert(&start, root_player, ROOT, Push { from: 0, dir: 0 }, 0, h) {
+            return Some(Ending::Memory);
+        }
+        self.matched_node = 0;
+        None
+    }
+
+    /// Expands nodes until the search ends (its ending) or `pause` nodes have been expanded
+    /// (`None`; the next call goes on exactly where this one stopped).
+    fn run(&mut self, limits: &Limits<'_>, pause: u64) -> Option<Ending> {
+        let mut child = std::mem::take(&mut self.child);
+        let ending = loop {
+            let Some(Reverse((key, k2, index))) = self.held.take().or_else(|| self.pop()) else {
+                break Some(Ending::Exhausted);
+            };
+            let i = index as usize;
+            if self.key(i).0 != key {
+                continue; // a stale entry: the node was reached more cheaply since
+            }
+            if self.strategy.optimal() && self.solved(i) {
+                break Some(Ending::Found(self.pushes(i)));
+            }
+            if self.nodes >= limits.nodes {
+                break Some(Ending::NodeBudget);
+            }
+            if self.nodes >= pause {
+                self.held = Some(Reverse((key, k2, index)));
+                break None;
+            }
+            if self.nodes % 64 == 0 && limits.cancel.iter().any(|c| c.load(Ordering::Relaxed)) {
+                break Some(Ending::Cancelled);
+            }
+            self.nodes += 1;
+            match self.expand(i, &mut child, limits.below) {
+                Expansion::Done => {}
+                Expansion::Solved(j) => break Some(Ending::Found(self.pushes(j))),
+                Expansion::OutOfMemory => break Some(Ending::Memory),
+            }
+        };
+        self.child = child;
+        ending
+    }
 }
 
 /// What expanding one node led to.
@@ -455,7 +659,8 @@ impl Search<'_> {
         (self.parent.capacity() * per_node
             + self.table.len() * 4
             + self.open.capacity() * 12
-            + self.graph.len() * 8) as u64
+            + self.graph.len() * 8
+            + self.matcher.kept_bytes()) as u64
     }
 
     /// Whether growing a table by `extra` bytes stays within the memory budget.
@@ -473,6 +678,7 @@ impl Search<'_> {
         g: u32,
         h: u32,
     ) -> bool {
+        let areas = self.next_areas.take();
         let per_node = self.count * 2 + 26 + if self.plan.is_some() { 24 } else { 0 };
         if self.parent.len() == self.parent.capacity() {
             let more = (self.parent.capacity() / 2).max(1024);
@@ -514,7 +720,10 @@ impl Search<'_> {
         let (k1, k2) = self.key(i);
         match self.plan {
             Some(plan) => {
-                let cell = self.features.cell(self.graph, plan, boxes);
+                let cell = match areas {
+                    Some(areas) => (plan.packed_boxes(self.graph, boxes), areas),
+                    None => self.features.cell(self.graph, plan, boxes),
+                };
                 self.cells
                     .entry(cell)
                     .or_default()
@@ -566,6 +775,7 @@ impl Search<'_> {
     fn expand(&mut self, i: usize, child: &mut [u16], below: Option<u32>) -> Expansion {
         let graph = self.graph;
         let current: Vec<u16> = self.boxes_of(i).to_vec();
+        self.expanding = i as u32;
         let g = self.cost[i];
         for &b in &current {
             self.occupied[usize::from(b)] = true;
@@ -575,12 +785,20 @@ impl Search<'_> {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.region.fill(0);
+            self.cut.fill(0);
             self.stamp = 1;
         }
         let mark = self.stamp;
+        self.least = [NONE; 2];
         for &c in &self.queue {
             self.region[usize::from(c)] = mark;
+            if c < self.least[0] {
+                self.least = [c, self.least[0]];
+            } else if c < self.least[1] {
+                self.least[1] = c;
+            }
         }
+        self.cuts_known = false;
         // PI-corral pruning (not for move-optimal search: it may reorder walks).
         let fence = if self.strategy.exact_player() {
             None
@@ -610,9 +828,13 @@ impl Search<'_> {
         let mut matched = None;
         if let Some(rooms) = self.rooms {
             let region = &self.region;
-            let found = rooms.macro_move(graph, &current, &mut self.occupied, &|c| {
-                region[usize::from(c)] == mark
-            });
+            let found = rooms.macro_move(
+                graph,
+                &current,
+                &mut self.occupied,
+                &|c| region[usize::from(c)] == mark,
+                &mut self.paths,
+            );
             if let Some((k, goal, path)) = found {
                 let result = self.expand_macro(i, &current, child, k, goal, path, &mut matched);
                 for &b in &current {
@@ -682,13 +904,24 @@ impl Search<'_> {
                 let stands = path.last().map_or(b, |p| p.from);
                 let child_g = g + step;
                 // The child's player: normalized over the child's boxes.
-                for &c in &current {
-                    self.occupied[usize::from(c)] = false;
-                }
-                let player = self.normalize(child, stands);
-                for &c in &current {
-                    self.occupied[usize::from(c)] = true;
-                }
+                let known = if path.is_empty() {
+                    self.child_player(b, to, mark)
+                } else {
+                    None // a tunnel macro's player walked through cells outside the region
+                };
+                let player = match known {
+                    Some(player) => player,
+                    None => {
+                        for &c in &current {
+                            self.occupied[usize::from(c)] = false;
+                        }
+                        let player = self.normalize(child, stands);
+                        for &c in &current {
+                            self.occupied[usize::from(c)] = true;
+                        }
+                        player
+                    }
+                };
                 let hash = self.hash_of(child, player);
                 let push = Push {
                     from: b,
@@ -716,10 +949,19 @@ impl Search<'_> {
                         if below.is_some_and(|limit| child_g + h >= limit) {
                             continue;
                         }
+                        if self.plan.is_some() && path.is_empty() {
+                            if !self.cuts_known {
+                                self.floor_dfs(mark);
+                                self.cuts_known = true;
+                            }
+                            self.next_areas = Some(self.child_areas(b, to));
+                        }
                         if !self.insert(child, player, i as u32, push, child_g, h) {
                             result = Expansion::OutOfMemory;
                             break 'boxes;
                         }
+                        let p = child.binary_search(&to).unwrap_or(k);
+                        self.matcher.keep(self.parent.len() as u32 - 1, k, p);
                         if !path.is_empty() {
                             self.macros
                                 .insert(self.parent.len() as u32 - 1, std::mem::take(&mut path));
@@ -750,11 +992,220 @@ impl Search<'_> {
         k: usize,
         to: u16,
     ) -> Option<u32> {
-        let ok = *matched.get_or_insert_with(|| self.matcher.bound(self.graph, current).is_some());
+        let ok = match *matched {
+            Some(ok) => ok,
+            None => {
+                let ok = self.match_current(current);
+                *matched = Some(ok);
+                ok
+            }
+        };
         if !ok {
             return None;
         }
         self.matcher.moved(self.graph, current, k, to)
+    }
+
+    /// The normalized player of the child where the box on `b` was pushed one cell to `to`
+    /// (the player now on `b`), from the region of the node being expanded (stamped `mark`;
+    /// `occupied` marks its boxes): unless `to` cuts that region apart, the child's region is
+    /// the region without `to`, plus `b`, plus whatever `b` opens up outside it, so only that
+    /// last part is flooded. `None` when `to` is an articulation point of the region (flood
+    /// the child in full then). The same cell as [`Search::normalize`] gives, cheaper.
+    fn child_player(&mut self, b: u16, to: u16, mark: u32) -> Option<u16> {
+        if self.strategy.exact_player() {
+            return None;
+        }
+        if self.region[usize::from(to)] == mark {
+            if !self.cuts_known {
+                self.floor_dfs(mark);
+                self.cuts_known = true;
+            }
+            if self.cut[usize::from(to)] == mark {
+                return None;
+            }
+        }
+        let graph = self.graph;
+        let mut smallest = if self.least[0] == to {
+            self.least[1]
+        } else {
+            self.least[0]
+        };
+        // Flood from `b` through cells outside the region (`to` now holds the box).
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.seen.fill(0);
+            self.generation = 1;
+        }
+        let seen = self.generation;
+        self.queue.clear();
+        self.queue.push(b);
+        self.seen[usize::from(b)] = seen;
+        while let Some(c) = self.queue.pop() {
+            smallest = smallest.min(c);
+            for d in 0..graph.dirs {
+                let n = graph.next(c, d);
+                if n == NONE
+                    || n == to
+                    || self.occupied[usize::from(n)]
+                    || self.region[usize::from(n)] == mark
+                    || self.seen[usize::from(n)] == seen
+                {
+                    continue;
+                }
+                self.seen[usize::from(n)] = seen;
+                self.queue.push(n);
+            }
+        }
+        Some(smallest)
+    }
+
+    /// A depth-first search (Tarjan's low links) over the empty floor of the node being
+    /// expanded (`occupied` marks its boxes), every area in turn: marks with `mark` in `cut`
+    /// the articulation points (cells whose removal splits their area), counts the areas in
+    /// `areas`, and leaves the numbering (`disc`, `low`, `fin`, `dfs_parent`, `area_id`,
+    /// `splits`) that [`Search::child_areas`] reads.
+    fn floor_dfs(&mut self, mark: u32) {
+        let graph = self.graph;
+        let len = graph.len();
+        if self.clock > u32::MAX - 2 * len as u32 - 2 {
+            self.disc.fill(0);
+            self.clock = 0;
+        }
+        let base = self.clock;
+        let mut t = base;
+        let mut areas = 0;
+        for root in 0..len as u16 {
+            if self.occupied[usize::from(root)] || self.disc[usize::from(root)] > base {
+                continue;
+            }
+            areas += 1;
+            t += 1;
+            self.disc[usize::from(root)] = t;
+            self.low[usize::from(root)] = t;
+            self.splits[usize::from(root)] = 0;
+            self.dfs_parent[usize::from(root)] = NONE;
+            self.area_id[usize::from(root)] = root;
+            self.dfs.clear();
+            self.dfs.push((root, 0, NONE));
+            while let Some(top) = self.dfs.last_mut() {
+                let (c, d, from) = *top;
+                if usize::from(d) < graph.dirs {
+                    top.1 += 1;
+                    let n = graph.next(c, usize::from(d));
+                    if n == NONE || self.occupied[usize::from(n)] {
+                        continue;
+                    }
+                    if self.disc[usize::from(n)] <= base {
+                        t += 1;
+                        self.disc[usize::from(n)] = t;
+                        self.low[usize::from(n)] = t;
+                        self.splits[usize::from(n)] = 0;
+                        self.dfs_parent[usize::from(n)] = c;
+                        self.area_id[usize::from(n)] = root;
+                        self.dfs.push((n, 0, c));
+                    } else if n != from {
+                        let low = self.low[usize::from(c)].min(self.disc[usize::from(n)]);
+                        self.low[usize::from(c)] = low;
+                    }
+                } else {
+                    self.dfs.pop();
+                    self.fin[usize::from(c)] = t;
+                    if from != NONE {
+                        let low = self.low[usize::from(from)].min(self.low[usize::from(c)]);
+                        self.low[usize::from(from)] = low;
+                        if self.low[usize::from(c)] >= self.disc[usize::from(from)] {
+                            self.splits[usize::from(from)] += 1;
+                        }
+                    }
+                }
+            }
+        }
+        // The first cell of an area cuts it when it has two subtrees; any other cell when one
+        // of its subtrees has no way around it.
+        for c in 0..len {
+            if self.occupied[c] {
+                continue;
+            }
+            let root = self.dfs_parent[c] == NONE;
+            let cuts = if root {
+                self.splits[c] > 1
+            } else {
+                self.splits[c] > 0
+            };
+            if cuts {
+                self.cut[c] = mark;
+            }
+        }
+        self.areas = areas;
+        self.clock = t;
+    }
+
+    /// The number of areas of the empty floor after the box on `b` is pushed one cell to
+    /// `to`, from [`Search::floor_dfs`]'s numbering of the node being expanded: the area of
+    /// `to` falls into as many pieces as `to` has subtrees with no way around it (plus the part
+    /// above it unless it is its area's first cell), and `b`, now empty, joins the pieces
+    /// around it into one. The same count as a flood of the child's floor.
+    fn child_areas(&self, b: u16, to: u16) -> u32 {
+        let graph = self.graph;
+        let t = usize::from(to);
+        let top = self.dfs_parent[t] == NONE;
+        let pieces = self.splits[t] + u32::from(!top);
+        // Which piece (or other area) a cell beside `b` belongs to: a cell in a subtree of
+        // `to` that no way leads around is its own piece, named by that subtree's first cell;
+        // everything else keeps its area, named by the area's first cell.
+        let piece = |w: u16| -> u16 {
+            let dw = self.disc[usize::from(w)];
+            for d in 0..graph.dirs {
+                let c = graph.next(to, d);
+                if c == NONE
+                    || self.occupied[usize::from(c)]
+                    || self.dfs_parent[usize::from(c)] != to
+                {
+                    continue;
+                }
+                let (dc, fc) = (self.disc[usize::from(c)], self.fin[usize::from(c)]);
+                if dc <= dw && dw <= fc && self.low[usize::from(c)] >= self.disc[t] {
+                    return c;
+                }
+            }
+            self.area_id[usize::from(w)]
+        };
+        let mut seen = [NONE; 8];
+        let mut distinct = 0u32;
+        for d in 0..graph.dirs {
+            let n = graph.next(b, d);
+            if n == NONE || n == to || self.occupied[usize::from(n)] {
+                continue;
+            }
+            let p = piece(n);
+            if !seen[..distinct as usize].contains(&p) {
+                seen[distinct as usize] = p;
+                distinct += 1;
+            }
+        }
+        self.areas + pieces - distinct
+    }
+
+    /// Matches `current`, the boxes of the node being expanded: from its parent's matching
+    /// when the matcher keeps that one, else in full.
+    fn match_current(&mut self, current: &[u16]) -> bool {
+        let i = self.expanding;
+        let parent = self.parent[i as usize];
+        let found = if let Some(found) = self.matcher.restore(self.graph, i, current) {
+            found
+        } else if parent != ROOT && parent == self.matched_node {
+            let mut before = std::mem::take(&mut self.before);
+            before.clear();
+            before.extend_from_slice(self.boxes_of(parent as usize));
+            let found = self.matcher.advance(self.graph, &before, current);
+            self.before = before;
+            found
+        } else {
+            self.matcher.bound(self.graph, current)
+        };
+        self.matched_node = i;
+        found.is_some()
     }
 
     /// Generates the one child of node `i` that a goal macro leads to: box `k` of `current`
@@ -797,6 +1248,8 @@ impl Search<'_> {
             return Expansion::OutOfMemory;
         }
         let j = self.parent.len() - 1;
+        let p = child.binary_search(&goal).unwrap_or(k);
+        self.matcher.keep(j as u32, k, p);
         self.macros.insert(j as u32, path);
         if h == 0 {
             Expansion::Solved(j)
