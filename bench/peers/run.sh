@@ -16,7 +16,8 @@
 # JSON line in target/peers/ names its `game`). Tic-Tac-Toe games are ~7.6 moves against
 # Connect Four's ~21, so each peer plays TTT_FACTOR times as many of them (default 3). A peer that cannot be installed or run is reported
 # with the reason, and the others still run. Needs node + npm, python3 (3.11+, for the wheel)
-# with venv, g++ and cargo.
+# with venv, g++ and cargo. Turnstile is built and run where cargo puts it (CARGO_TARGET_DIR
+# when set, target/ otherwise).
 set -uo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -117,7 +118,7 @@ say "== turnstile bench connect4 and tictactoe --commands $turnstile_commands (r
 if (cd "$root" && cargo build --release --quiet --bin turnstile) >>"$log" 2>&1; then
   : >"$peers/turnstile.jsonl"
   for game in connect4 tictactoe; do
-    "$root/target/release/turnstile" bench "$game" --commands "$turnstile_commands" \
+    "${CARGO_TARGET_DIR:-$root/target}/release/turnstile" bench "$game" --commands "$turnstile_commands" \
       >>"$peers/turnstile.jsonl" 2>>"$log" || say "!! turnstile bench $game failed (see $log)"
   done
 else
