@@ -21,6 +21,7 @@ pub mod registry;
 pub mod replay;
 #[cfg(feature = "testing")]
 pub mod testing;
+mod value_match;
 
 pub use bots::{bot_generator, Bot, RandomBot};
 pub use bundle_dir::{read_bundle_dir, BundleReadError};
