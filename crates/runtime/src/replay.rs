@@ -316,12 +316,7 @@ pub fn embedded_bundle<G: Game>(
     }
     let bundle = ContentBundle::new(G::ID, embedded.content)
         .map_err(|p| ReplayError::Bundle(p.to_string()))?;
-    let divergence = (bundle.revision != file.revision).then(|| Divergence {
-        sequence: 0,
-        field: "revision".into(),
-        expected: file.revision.to_string(),
-        actual: bundle.revision.to_string(),
-    });
+    let divergence = revision_divergence(&file.revision, &bundle.revision);
     debug_assert_eq!(
         revision_of(G::ID, &bundle.content).ok().as_ref(),
         Some(&bundle.revision)
@@ -329,15 +324,90 @@ pub fn embedded_bundle<G: Game>(
     Ok((bundle, divergence))
 }
 
+/// The header divergence of a file whose revision is not its embedded bundle's.
+fn revision_divergence(file: &Fingerprint, bundle: &Fingerprint) -> Option<Divergence> {
+    (file != bundle).then(|| Divergence {
+        sequence: 0,
+        field: "revision".into(),
+        expected: file.to_string(),
+        actual: bundle.to_string(),
+    })
+}
+
 /// Re-executes a replay of game `G` and compares every receipt.
+///
+/// To check many files, a [`Verifier`] keeps what one file's check leaves for the next.
 pub fn verify<G: Game>(file: &ReplayFile) -> Result<VerifyReport, ReplayError> {
-    if file.game != G::ID {
-        return Err(ReplayError::UnknownGame(file.game.clone(), G::ID.into()));
+    Verifier::<G>::new().verify(file)
+}
+
+/// Verifies replays of game `G` one after another, as [`verify`] does each, amortizing the
+/// per-file work across files: the embedded bundle last decoded, validated and fingerprinted
+/// is kept, and a file embedding the very same bundle (the same JSON tree) reuses it instead of
+/// decoding, validating and hashing it again. Matches are mostly played on a handful of
+/// content revisions, so a run over a folder of replays pays for each bundle about once.
+pub struct Verifier<G: Game> {
+    /// The last embedded bundle as the file held it, and what it loaded to.
+    bundle: Option<(Value, Arc<ContentBundle<G::Content>>)>,
+    /// One set of canonical buffers for every stored hash recomputed (on the exact path).
+    fingerprinter: turnstile_core::determinism::Fingerprinter,
+}
+
+impl<G: Game> Default for Verifier<G> {
+    fn default() -> Self {
+        Verifier {
+            bundle: None,
+            fingerprinter: turnstile_core::determinism::Fingerprinter::new(),
+        }
     }
-    // Before the bundle: an older release's bundle may name what today's rules no longer
-    // have, and "invalid bundle" would blame the file for the release's change.
-    check_rules::<G>(file.rules)?;
-    let (bundle, divergence) = embedded_bundle::<G>(file)?;
+}
+
+impl<G: Game> Verifier<G> {
+    /// A verifier with nothing kept yet.
+    pub fn new() -> Self {
+        Verifier::default()
+    }
+
+    /// The file's bundle, loaded (or the one kept, when the file embeds the same tree), and
+    /// the header divergence if the file's revision is not the bundle's.
+    fn bundle(
+        &mut self,
+        file: &ReplayFile,
+    ) -> Result<(Arc<ContentBundle<G::Content>>, Option<Divergence>), ReplayError> {
+        if let Some((tree, bundle)) = &self.bundle {
+            // Equal trees decode to equal content: what was validated and fingerprinted for
+            // the kept bundle holds for this one.
+            if *tree == file.bundle {
+                let divergence = revision_divergence(&file.revision, &bundle.revision);
+                return Ok((bundle.clone(), divergence));
+            }
+        }
+        let (bundle, divergence) = embedded_bundle::<G>(file)?;
+        let bundle = Arc::new(bundle);
+        self.bundle = Some((file.bundle.clone(), bundle.clone()));
+        Ok((bundle, divergence))
+    }
+
+    /// Re-executes a replay of game `G` and compares every receipt ([`verify`]).
+    pub fn verify(&mut self, file: &ReplayFile) -> Result<VerifyReport, ReplayError> {
+        if file.game != G::ID {
+            return Err(ReplayError::UnknownGame(file.game.clone(), G::ID.into()));
+        }
+        // Before the bundle: an older release's bundle may name what today's rules no longer
+        // have, and "invalid bundle" would blame the file for the release's change.
+        check_rules::<G>(file.rules)?;
+        let (bundle, divergence) = self.bundle(file)?;
+        verify_with::<G>(file, bundle, divergence, &mut self.fingerprinter)
+    }
+}
+
+/// [`Verifier::verify`] once the bundle is loaded.
+fn verify_with<G: Game>(
+    file: &ReplayFile,
+    bundle: Arc<ContentBundle<G::Content>>,
+    divergence: Option<Divergence>,
+    fingerprinter: &mut turnstile_core::determinism::Fingerprinter,
+) -> Result<VerifyReport, ReplayError> {
     let mut report = VerifyReport {
         game: G::ID.into(),
         verified: 0,
@@ -356,10 +426,7 @@ pub fn verify<G: Game>(file: &ReplayFile) -> Result<VerifyReport, ReplayError> {
     };
     let format =
         ReceiptFormat::from_number(file.format).ok_or(ReplayError::UnknownFormat(file.format))?;
-    let mut m = Match::<G>::new_in(Arc::new(bundle), spec, format)?;
-    // One set of canonical buffers for every stored hash recomputed below (per-file, not
-    // per-entry, costs).
-    let mut fingerprinter = turnstile_core::determinism::Fingerprinter::new();
+    let mut m = Match::<G>::new_in(bundle, spec, format)?;
     for (index, entry) in file.entries.iter().enumerate() {
         let envelope: CommandEnvelope<G::Action> = typed_entry(&entry.envelope, index, "envelope")?;
         let sequence = index as u64 + 1;
@@ -404,8 +471,8 @@ pub fn verify<G: Game>(file: &ReplayFile) -> Result<VerifyReport, ReplayError> {
         let recompute = || {
             m.sealed(&expected)
                 .and_then(|sealed| match sealed {
-                    Some(sealed) => expected.compute_sealed_hash_with(&sealed, &mut fingerprinter),
-                    None => expected.compute_hash_with(&mut fingerprinter),
+                    Some(sealed) => expected.compute_sealed_hash_with(&sealed, fingerprinter),
+                    None => expected.compute_hash_with(fingerprinter),
                 })
                 .ok()
         };
