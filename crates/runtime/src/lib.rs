@@ -37,5 +37,5 @@ pub use matches::{
 pub use registry::{ContentSchemas, GameRegistration, GameRegistry, RegisteredGame};
 pub use replay::{
     canonical_value, check_rules, verify, verify_redacted, Divergence, RedactedReport, ReplayEntry,
-    ReplayError, ReplayFile, Verifier, VerifyReport, REPLAY_FORMAT,
+    ReplayError, ReplayFile, ReplayText, Verifier, VerifyReport, REPLAY_FORMAT,
 };
