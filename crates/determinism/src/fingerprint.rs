@@ -87,8 +87,10 @@ impl Fingerprint {
         let mut out = [0; 71];
         out[..7].copy_from_slice(PREFIX.as_bytes());
         // Two digits a byte from one table: every receipt writes several fingerprints.
-        for (pair, b) in out[7..].chunks_exact_mut(2).zip(&self.0) {
-            pair.copy_from_slice(&HEX_PAIRS[usize::from(*b)]);
+        for (i, b) in self.0.iter().enumerate() {
+            let [hi, lo] = HEX_PAIRS[usize::from(*b)];
+            out[7 + 2 * i] = hi;
+            out[8 + 2 * i] = lo;
         }
         out
     }
