@@ -48,9 +48,7 @@ use turnstile_core::{
 };
 use turnstile_mnk::{MatchConfig, MnkGame, Rules, Searchable, StrongBot};
 use turnstile_runtime::testing::{random_game, random_receipted_game, random_receipted_match};
-use turnstile_runtime::{
-    bot_generator, verify, Match, MatchSpec, ReplayFile, SeatSpec, Verifier,
-};
+use turnstile_runtime::{bot_generator, verify, Match, MatchSpec, ReplayFile, SeatSpec, Verifier};
 // The process's resident memory: the server's own reading (`VmRSS`), one way for both.
 use turnstile_runtime::{ErasedCommand, ErasedSpec, GameRegistry, RegisteredGame, SeatKind};
 use turnstile_server::metrics::resident_bytes;

@@ -320,7 +320,8 @@ impl<'a> ReplayText<'a> {
                 let tree: Value = serde_json::from_str(text)
                     .map_err(|e| ReplayError::Malformed(e.to_string()))?;
                 let redacted = tree.get("redacted").and_then(Value::as_bool) == Some(true);
-                return ReplayFile::from_json(tree).map(|file| ReplayText(Read::Tree(file, redacted)));
+                return ReplayFile::from_json(tree)
+                    .map(|file| ReplayText(Read::Tree(file, redacted)));
             }
         };
         let header = ReplayFile {
@@ -483,8 +484,7 @@ fn string_state(run: &[u8], in_string: &mut bool) -> bool {
     let special = |word: u64| {
         let quote = word ^ (ONES * 0x22);
         let backslash = word ^ (ONES * 0x5c);
-        ((quote.wrapping_sub(ONES) & !quote) | (backslash.wrapping_sub(ONES) & !backslash))
-            & HIGHS
+        ((quote.wrapping_sub(ONES) & !quote) | (backslash.wrapping_sub(ONES) & !backslash)) & HIGHS
             != 0
     };
     let mut k = 0;
@@ -1150,10 +1150,14 @@ mod tests {
 
     #[test]
     fn indentation_is_ignored_and_nothing_else() {
-        let canonical = br#"{"a":[1,{"b":"x y\" \\"}],"c":"long enough to span words, with , : and ["}"#;
+        let canonical =
+            br#"{"a":[1,{"b":"x y\" \\"}],"c":"long enough to span words, with , : and ["}"#;
         let pretty = "{\n  \"a\": [\n    1,\n    {\n      \"b\": \"x y\\\" \\\\\"\n    }\n  ],\n  \"c\": \"long enough to span words, with , : and [\"\n}\n";
         assert!(same_json_text(pretty, canonical));
-        assert!(same_json_text(std::str::from_utf8(canonical).unwrap(), canonical));
+        assert!(same_json_text(
+            std::str::from_utf8(canonical).unwrap(),
+            canonical
+        ));
         for other in [
             // A space inside a string counts.
             "{\"a\":[1,{\"b\":\"x  y\\\" \\\\\"}],\"c\":\"long enough to span words, with , : and [\"}",
@@ -1170,7 +1174,13 @@ mod tests {
         assert!(same_json_text(" \n", b""));
         // Long strings with escapes and spaces across word boundaries.
         let canonical = br#"["0123456\"89 abcdef\\","x"]"#;
-        assert!(same_json_text("[\n  \"0123456\\\"89 abcdef\\\\\",\n  \"x\"\n]", canonical));
-        assert!(!same_json_text("[\"0123456\\\"89  abcdef\\\\\",\"x\"]", canonical));
+        assert!(same_json_text(
+            "[\n  \"0123456\\\"89 abcdef\\\\\",\n  \"x\"\n]",
+            canonical
+        ));
+        assert!(!same_json_text(
+            "[\"0123456\\\"89  abcdef\\\\\",\"x\"]",
+            canonical
+        ));
     }
 }

@@ -584,7 +584,12 @@ mod tests {
             |t| t["inner"]["text"] = json!("e"),
             |t| t["tagged"][0]["to"] = json!(4),
             |t| t["tagged"][1]["type"] = json!("moved"),
-            |t| t["tagged"].as_array_mut().unwrap().push(json!({"type": "stopped"})),
+            |t| {
+                t["tagged"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(json!({"type": "stopped"}))
+            },
             |t| t["external"][0] = json!("New"),
             |t| t["external"][1] = json!({"New": 1, "Unit": null}),
             |t| t["external"][2]["Pair"][1] = json!(3),

@@ -31,8 +31,8 @@ fn play_some(m: &mut Match<Tally>, n: u64) {
 /// Both readings of `text`, which must agree, and what they found.
 fn both(text: &str) -> String {
     let tree = ReplayFile::parse(text).and_then(|file| verify::<Tally>(&file));
-    let from_text = ReplayText::parse(text)
-        .and_then(|replay| Verifier::<Tally>::new().verify_text(&replay));
+    let from_text =
+        ReplayText::parse(text).and_then(|replay| Verifier::<Tally>::new().verify_text(&replay));
     assert_eq!(from_text, tree, "text and tree disagree on {text}");
     format!("{tree:?}")
 }
@@ -43,15 +43,19 @@ fn an_intact_replay_verifies_the_same_from_text_pretty_or_compact() {
     play_some(&mut m, 9);
     let file = ReplayFile::of_match(&m).unwrap();
     let pretty = file.to_json().unwrap();
-    let compact = serde_json::to_string(&serde_json::from_str::<serde_json::Value>(&pretty).unwrap())
-        .unwrap();
+    let compact =
+        serde_json::to_string(&serde_json::from_str::<serde_json::Value>(&pretty).unwrap())
+            .unwrap();
     for text in [&pretty, &compact] {
         let report = ReplayText::parse(text)
             .and_then(|r| Verifier::<Tally>::new().verify_text(&r))
             .unwrap();
         assert_eq!(report.divergence, None);
         assert_eq!(report.verified, 9);
-        assert_eq!(report.final_fingerprint.as_ref(), Some(m.state_fingerprint()));
+        assert_eq!(
+            report.final_fingerprint.as_ref(),
+            Some(m.state_fingerprint())
+        );
         both(text);
     }
 }
@@ -78,7 +82,10 @@ fn tampered_replays_diverge_alike_from_text() {
         |f| {
             f.entries.remove(2);
         },
-        |f| f.outcome = Some(serde_json::from_value(json!({"kind": "win", "winners": [0]})).unwrap()),
+        |f| {
+            f.outcome =
+                Some(serde_json::from_value(json!({"kind": "win", "winners": [0]})).unwrap())
+        },
         |f| f.game = "chess".into(),
         |f| f.rules = 3,
         |f| f.format = 1,
