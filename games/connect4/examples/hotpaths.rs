@@ -8,8 +8,8 @@
 //! `apply`), through `Match::submit` (receipts, fingerprints, hashes), and the verification of
 //! those matches' replay files (one `Verifier` for all of them) — as trees (`verify`), or from
 //! their text as `turnstile replay verify` reads them (`text`, reading included), beside the
-//! reading of the text into trees alone (`parse`). It prints one line per path: moves, nanoseconds a move, moves a
-//! second. The wall clock is read here, at the edge, never in rules.
+//! reading of the text into trees alone (`parse`). It prints one line per path: moves,
+//! nanoseconds a move, moves a second. The wall clock is read here, at the edge, never in rules.
 
 use std::sync::Arc;
 use std::time::Instant;
