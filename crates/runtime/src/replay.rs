@@ -605,6 +605,10 @@ pub fn verify<G: Game>(file: &ReplayFile) -> Result<VerifyReport, ReplayError> {
     Verifier::<G>::new().verify(file)
 }
 
+/// A file's bundle as loaded for verification, and the header divergence if the file's
+/// revision is not the bundle's.
+type Loaded<G> = (Arc<ContentBundle<<G as Game>::Content>>, Option<Divergence>);
+
 /// Verifies replays of game `G` one after another, as [`verify`] does each, amortizing the
 /// per-file work across files: the embedded bundle last decoded, validated and fingerprinted
 /// is kept, and a file embedding the very same bundle (the same JSON tree) reuses it instead of
@@ -637,10 +641,7 @@ impl<G: Game> Verifier<G> {
 
     /// The file's bundle, loaded (or the one kept, when the file embeds the same tree), and
     /// the header divergence if the file's revision is not the bundle's.
-    fn bundle(
-        &mut self,
-        file: &ReplayFile,
-    ) -> Result<(Arc<ContentBundle<G::Content>>, Option<Divergence>), ReplayError> {
+    fn bundle(&mut self, file: &ReplayFile) -> Result<Loaded<G>, ReplayError> {
         if let Some((tree, bundle)) = &self.bundle {
             // Equal trees decode to equal content: what was validated and fingerprinted for
             // the kept bundle holds for this one.
@@ -656,10 +657,7 @@ impl<G: Game> Verifier<G> {
     }
 
     /// The checks of a file's header before re-execution, and its bundle.
-    fn header(
-        &mut self,
-        file: &ReplayFile,
-    ) -> Result<(Arc<ContentBundle<G::Content>>, Option<Divergence>), ReplayError> {
+    fn header(&mut self, file: &ReplayFile) -> Result<Loaded<G>, ReplayError> {
         if file.game != G::ID {
             return Err(ReplayError::UnknownGame(file.game.clone(), G::ID.into()));
         }
