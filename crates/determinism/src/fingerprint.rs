@@ -31,6 +31,17 @@ use crate::canonical::{CanonicalError, CanonicalWriter};
 const PREFIX: &str = "sha256:";
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
+/// The two lowercase hex digits of each byte value.
+const HEX_PAIRS: [[u8; 2]; 256] = {
+    let mut table = [[0; 2]; 256];
+    let mut i = 0;
+    while i < 256 {
+        table[i] = [HEX[i >> 4], HEX[i & 0xf]];
+        i += 1;
+    }
+    table
+};
+
 /// A SHA-256 fingerprint of canonical bytes, written `sha256:<64 lowercase hex>`.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Fingerprint([u8; 32]);
@@ -75,9 +86,11 @@ impl Fingerprint {
     fn encode(&self) -> [u8; 71] {
         let mut out = [0; 71];
         out[..7].copy_from_slice(PREFIX.as_bytes());
+        // Two digits a byte from one table: every receipt writes several fingerprints.
         for (i, b) in self.0.iter().enumerate() {
-            out[7 + 2 * i] = HEX[usize::from(b >> 4)];
-            out[8 + 2 * i] = HEX[usize::from(b & 0xf)];
+            let [hi, lo] = HEX_PAIRS[usize::from(*b)];
+            out[7 + 2 * i] = hi;
+            out[8 + 2 * i] = lo;
         }
         out
     }

@@ -21,6 +21,7 @@ pub mod registry;
 pub mod replay;
 #[cfg(feature = "testing")]
 pub mod testing;
+mod value_match;
 
 pub use bots::{bot_generator, Bot, RandomBot};
 pub use bundle_dir::{read_bundle_dir, BundleReadError};
@@ -36,5 +37,5 @@ pub use matches::{
 pub use registry::{ContentSchemas, GameRegistration, GameRegistry, RegisteredGame};
 pub use replay::{
     canonical_value, check_rules, verify, verify_redacted, Divergence, RedactedReport, ReplayEntry,
-    ReplayError, ReplayFile, VerifyReport, REPLAY_FORMAT,
+    ReplayError, ReplayFile, ReplayText, Verifier, VerifyReport, REPLAY_FORMAT,
 };

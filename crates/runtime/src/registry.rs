@@ -21,7 +21,9 @@ use crate::erased::{
     compile, load_stored, CompiledBundle, ErasedBundle, ErasedError, ErasedMatch, ErasedSpec,
     GameDescription, GameHooks, TypedMatch,
 };
-use crate::replay::{verify, ReplayEntry, ReplayError, ReplayFile, VerifyReport};
+use crate::replay::{
+    verify, ReplayEntry, ReplayError, ReplayFile, ReplayText, Verifier, VerifyReport,
+};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -38,6 +40,8 @@ pub trait RegisteredGame: Send + Sync {
     fn validate_content(&self, source: &BundleSource) -> Result<Fingerprint, Vec<ContentProblem>>;
     /// Re-executes a replay of this game.
     fn verify_replay(&self, file: &ReplayFile) -> Result<VerifyReport, ReplayError>;
+    /// Re-executes a replay of this game read as text ([`Verifier::verify_text`]).
+    fn verify_replay_text(&self, replay: &ReplayText<'_>) -> Result<VerifyReport, ReplayError>;
 
     /// What the game offers: bots, system actions, its default config and config schema.
     fn describe(&self) -> GameDescription;
@@ -227,6 +231,10 @@ impl<G: Game> RegisteredGame for Registered<G> {
     fn verify_replay(&self, file: &ReplayFile) -> Result<VerifyReport, ReplayError> {
         verify::<G>(file)
     }
+
+    fn verify_replay_text(&self, replay: &ReplayText<'_>) -> Result<VerifyReport, ReplayError> {
+        Verifier::<G>::new().verify_text(replay)
+    }
 }
 
 /// The games this build knows, by id.
@@ -295,6 +303,15 @@ impl GameRegistry {
         self.get(&file.game)
             .ok_or_else(|| ReplayError::UnknownGame(file.game.clone(), self.ids().join(", ")))?
             .verify_replay(file)
+    }
+
+    /// [`GameRegistry::verify_replay`] for a file read as text: the same reports and errors,
+    /// without a JSON tree of every entry.
+    pub fn verify_replay_text(&self, replay: &ReplayText<'_>) -> Result<VerifyReport, ReplayError> {
+        let game = &replay.header().game;
+        self.get(game)
+            .ok_or_else(|| ReplayError::UnknownGame(game.clone(), self.ids().join(", ")))?
+            .verify_replay_text(replay)
     }
 }
 

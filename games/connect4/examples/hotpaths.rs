@@ -1,13 +1,16 @@
-//! The three hot paths of a Connect Four match, each in a loop of its own, for profilers
+//! The hot paths of a Connect Four match, each in a loop of its own, for profilers
 //! (`perf record`, `valgrind --tool=callgrind`) and quick before/after timings without building
 //! the whole command line: `cargo run --release -p turnstile-connect4 --example hotpaths --
-//! [bare|bare-signals|receipted|verify|all] [moves]`.
+//! [bare|bare-signals|receipted|verify|parse|text|all] [moves]`.
 //!
 //! The workloads are `turnstile bench connect4`'s (docs/benchmarks.md): uniformly random games
 //! from the generator of `bot:0` for the seed `bench`, on the bare rules (the resolver's
-//! `apply_lean_into`; `bare-signals`: `apply_into`, every signal made), through `Match::submit` (receipts, fingerprints, hashes), and the verification of
-//! those matches' replay files. It prints one line per path: moves, nanoseconds a move, moves a
-//! second. The wall clock is read here, at the edge, never in rules.
+//! `apply_lean_into`, as a format-3 match runs a command; `bare-signals`: `apply_into`, every
+//! signal made), through `Match::submit` (receipts, fingerprints, hashes), and the verification
+//! of those matches' replay files (one `Verifier` for all of them) — as trees (`verify`), or
+//! from their text as `turnstile replay verify` reads them (`text`, reading included), beside
+//! the reading of the text into trees alone (`parse`). It prints one line per path: moves,
+//! nanoseconds a move, moves a second. The wall clock is read here, at the edge, never in rules.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -16,7 +19,9 @@ use turnstile_connect4::ConnectFour;
 use turnstile_core::{CommandEnvelope, Game, Seat};
 use turnstile_mnk::MatchConfig;
 use turnstile_runtime::testing::{random_game, random_game_with_signals};
-use turnstile_runtime::{bot_generator, verify, Match, MatchSpec, ReplayFile, SeatSpec};
+use turnstile_runtime::{
+    bot_generator, Match, MatchSpec, ReplayFile, ReplayText, SeatSpec, Verifier,
+};
 
 fn report(path: &str, moves: u64, start: Instant) {
     let nanos = start.elapsed().as_nanos().max(1);
@@ -105,12 +110,46 @@ fn main() {
             logged += game.sequence();
             files.push(ReplayFile::of_match(&game).expect("a replay file"));
         }
+        // One verifier for all the files, as `turnstile bench` runs it: the shared embedded
+        // bundle is decoded and validated once.
+        let mut verifier = Verifier::<ConnectFour>::new();
         let (start, mut done) = (Instant::now(), 0u64);
         for file in &files {
-            let report = verify::<ConnectFour>(file).expect("a replay");
+            let report = verifier.verify(file).expect("a replay");
             assert!(report.divergence.is_none(), "a fresh replay diverged");
             done += report.verified;
         }
         report("verify", done, start);
+    }
+    if path == "parse" || path == "text" || path == "all" {
+        // From the files' text: `parse` reads each into a `ReplayFile` (a JSON tree of every
+        // entry) and stops there; `text` does what `turnstile replay verify` does, reading each
+        // as a `ReplayText` and verifying it, entries compared as text.
+        let mut rng = generator();
+        let (mut texts, mut logged) = (Vec::new(), 0u64);
+        while logged < moves.min(100_000) {
+            let game = receipted_game(&bundle, &mut rng);
+            logged += game.sequence();
+            let file = ReplayFile::of_match(&game).expect("a replay file");
+            texts.push(file.to_json().expect("replay text"));
+        }
+        if path != "text" {
+            let start = Instant::now();
+            for text in &texts {
+                ReplayFile::parse(text).expect("a replay");
+            }
+            report("parse", logged, start);
+        }
+        if path != "parse" {
+            let mut verifier = Verifier::<ConnectFour>::new();
+            let (start, mut done) = (Instant::now(), 0u64);
+            for text in &texts {
+                let replay = ReplayText::parse(text).expect("a replay");
+                let report = verifier.verify_text(&replay).expect("a replay");
+                assert!(report.divergence.is_none(), "a fresh replay diverged");
+                done += report.verified;
+            }
+            report("text", done, start);
+        }
     }
 }
