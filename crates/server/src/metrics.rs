@@ -9,6 +9,9 @@
 //! - `turnstile_resumed_matches_total` — active matches loaded (and their leases tried) by
 //!   the background resume after start, so a restart's time until all are loaded is visible;
 //! - `turnstile_http_requests_total{status}` — answers by status;
+//! - `turnstile_store_log_pages_read_total` — pages of match logs this node read back from the
+//!   store (loading a match, catching up with another node's commits): a node alone, serving
+//!   its matches, reads none while it plays them — its own commits are already in memory;
 //! - `turnstile_store_commits_total` — the store's group commits ([`Store::commits`]: durable
 //!   writes, each shared by any number of commands);
 //! - `process_resident_memory_bytes` and `process_cpu_seconds_total` — the server process's
@@ -42,6 +45,7 @@ pub struct Metrics {
     sum_us: AtomicU64,
     live_matches: AtomicU64,
     resumed: AtomicU64,
+    log_pages_read: AtomicU64,
 }
 
 /// What the process uses now: resident memory and CPU time, each `None` where the system
@@ -136,6 +140,11 @@ impl Metrics {
         self.resumed.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// Counts a page of a match's log read back from the store.
+    pub fn log_page_read(&self) {
+        self.log_pages_read.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// The Prometheus text exposition, with the store's group commits and the process's use
     /// of memory and CPU as they are now.
     pub fn render(&self, store_commits: u64, process: ProcessUsage) -> String {
@@ -207,6 +216,14 @@ impl Metrics {
             "turnstile_resumed_matches_total {}\n",
             self.resumed.load(Ordering::Relaxed)
         ));
+        out.push_str(
+            "# HELP turnstile_store_log_pages_read_total Pages of match logs read from the store.\n",
+        );
+        out.push_str("# TYPE turnstile_store_log_pages_read_total counter\n");
+        out.push_str(&format!(
+            "turnstile_store_log_pages_read_total {}\n",
+            self.log_pages_read.load(Ordering::Relaxed)
+        ));
         out.push_str("# HELP turnstile_http_requests_total HTTP answers, by status.\n");
         out.push_str("# TYPE turnstile_http_requests_total counter\n");
         if let Ok(map) = self.statuses.lock() {
@@ -231,6 +248,7 @@ mod tests {
         m.command("accepted", Duration::from_millis(3));
         m.rejection("wall");
         m.rejection("Weird Code!");
+        m.log_page_read();
         let text = m.render(
             7,
             ProcessUsage {
@@ -239,6 +257,7 @@ mod tests {
             },
         );
         assert!(text.contains("turnstile_store_commits_total 7\n"));
+        assert!(text.contains("turnstile_store_log_pages_read_total 1\n"));
         assert!(text.contains("process_resident_memory_bytes 4096\n"));
         assert!(text.contains("process_cpu_seconds_total 2.500000\n"));
         let bare = m.render(0, ProcessUsage::default());

@@ -366,6 +366,7 @@ impl Hub {
         let mut after = after;
         loop {
             let page = self.store.log(id, after, LOG_PAGE).await?;
+            self.metrics.log_page_read();
             let n = page.len();
             if let Some(last) = page.last() {
                 after = last.sequence;
