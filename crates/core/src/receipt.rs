@@ -63,30 +63,36 @@ pub struct Receipt<A, E> {
 
 /// The fields a receipt hash covers, borrowed; `events` is the full list in format 1 and the
 /// sealed list in format 2.
+///
+/// The fields are declared in canonical key order (`action`, `after`, `before`, `commandId`,
+/// `deadlineTick`, `events`, `previous`, `seat`, `sequence`, `tick`): the canonical writer
+/// sorts whatever order they come in, so the hashed bytes are the same either way, but in
+/// this order they are written once, in place, instead of being written and then reordered
+/// (a copy of the ~600 bytes and a sort, for every receipt).
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HashedFields<'a, A, E> {
-    /// Position in the log.
-    pub sequence: Sequence,
+    /// The action.
+    pub action: &'a A,
+    /// State fingerprint after.
+    pub after: &'a Fingerprint,
+    /// State fingerprint before.
+    pub before: &'a Fingerprint,
     /// The command id.
     pub command_id: &'a str,
-    /// The seat, `null` for system commands.
-    pub seat: Option<Seat>,
-    /// The tick.
-    pub tick: Tick,
     /// The deadline after the command, left out when `None` (so format-1 hashes are unchanged).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deadline_tick: Option<Tick>,
-    /// The action.
-    pub action: &'a A,
     /// The events as hashed (full in format 1, sealed in format 2).
     pub events: &'a [E],
-    /// State fingerprint before.
-    pub before: &'a Fingerprint,
-    /// State fingerprint after.
-    pub after: &'a Fingerprint,
     /// The previous hash.
     pub previous: Option<&'a Fingerprint>,
+    /// The seat, `null` for system commands.
+    pub seat: Option<Seat>,
+    /// Position in the log.
+    pub sequence: Sequence,
+    /// The tick.
+    pub tick: Tick,
 }
 
 impl<A: Serialize, E: Serialize> HashedFields<'_, A, E> {
