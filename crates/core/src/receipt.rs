@@ -15,6 +15,7 @@
 
 use crate::ids::{Seat, Sequence, Tick};
 use serde::{Deserialize, Serialize};
+use turnstile_determinism::canonical::CanonicalWriter;
 use turnstile_determinism::{CanonicalError, Fingerprint, Fingerprinter};
 
 /// The view fingerprints after a command: one per seat, and the spectators'.
@@ -101,7 +102,70 @@ impl<A: Serialize, E: Serialize> HashedFields<'_, A, E> {
         &self,
         fingerprinter: &mut Fingerprinter,
     ) -> Result<Fingerprint, CanonicalError> {
-        fingerprinter.fingerprint(self)
+        fingerprinter.fingerprint_with(|writer| self.write_canonical(writer))
+    }
+
+    /// Writes exactly the canonical bytes of these fields' `Serialize` form, by hand: every
+    /// receipt is hashed over them, and the shape is fixed. The keys are literals in canonical
+    /// order (no ordering bookkeeping, no escaping scan), the fingerprints are copied as their
+    /// text, and only the action and the events go through `serde`. A property test holds it
+    /// to the `Serialize` form (`tests/hashed_fields.rs`).
+    pub fn write_canonical(&self, writer: &mut CanonicalWriter) -> Result<(), CanonicalError> {
+        self.write_canonical_with(writer, |event, writer| writer.value(event))
+    }
+
+    /// The hash of these fields, each event written by `write_event`, which must write exactly
+    /// the event's canonical bytes (a game's [`Game::write_event`](crate::Game::write_event)).
+    pub fn hash_with_events(
+        &self,
+        fingerprinter: &mut Fingerprinter,
+        write_event: impl Fn(&E, &mut CanonicalWriter) -> Result<(), CanonicalError>,
+    ) -> Result<Fingerprint, CanonicalError> {
+        fingerprinter.fingerprint_with(|writer| self.write_canonical_with(writer, write_event))
+    }
+
+    /// [`HashedFields::write_canonical`] with each event written by `write_event`.
+    pub fn write_canonical_with(
+        &self,
+        writer: &mut CanonicalWriter,
+        write_event: impl Fn(&E, &mut CanonicalWriter) -> Result<(), CanonicalError>,
+    ) -> Result<(), CanonicalError> {
+        writer.raw(b"{\"action\":");
+        writer.value(self.action)?;
+        writer.raw(b",\"after\":");
+        self.after.write_canonical(writer);
+        writer.raw(b",\"before\":");
+        self.before.write_canonical(writer);
+        writer.raw(b",\"commandId\":");
+        writer.string(self.command_id);
+        if let Some(deadline) = self.deadline_tick {
+            writer.raw(b",\"deadlineTick\":");
+            writer.uint(deadline);
+        }
+        writer.raw(b",\"events\":[");
+        for (i, event) in self.events.iter().enumerate() {
+            if i > 0 {
+                writer.raw(b",");
+            }
+            write_event(event, writer)?;
+        }
+        writer.raw(b"]");
+        writer.raw(b",\"previous\":");
+        match self.previous {
+            Some(previous) => previous.write_canonical(writer),
+            None => writer.raw(b"null"),
+        }
+        writer.raw(b",\"seat\":");
+        match self.seat {
+            Some(seat) => writer.uint(u64::from(seat.0)),
+            None => writer.raw(b"null"),
+        }
+        writer.raw(b",\"sequence\":");
+        writer.uint(self.sequence);
+        writer.raw(b",\"tick\":");
+        writer.uint(self.tick);
+        writer.raw(b"}");
+        Ok(())
     }
 }
 
@@ -138,7 +202,7 @@ impl<A: Serialize, E: Serialize> Receipt<A, E> {
         &self,
         fingerprinter: &mut Fingerprinter,
     ) -> Result<Fingerprint, CanonicalError> {
-        fingerprinter.fingerprint(&HashedFields {
+        HashedFields {
             sequence: self.sequence,
             command_id: &self.command_id,
             seat: self.seat,
@@ -149,6 +213,7 @@ impl<A: Serialize, E: Serialize> Receipt<A, E> {
             before: &self.before,
             after: &self.after,
             previous: self.previous.as_ref(),
-        })
+        }
+        .hash_with(fingerprinter)
     }
 }

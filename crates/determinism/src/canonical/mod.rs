@@ -355,6 +355,60 @@ impl CanonicalWriter {
         Ok(&self.out)
     }
 
+    /// The canonical bytes a hand-written writer produces (valid until the next write): for
+    /// the fixed shapes of the hot paths (a receipt's hashed fields, a lean state), which
+    /// write their keys as literals in canonical order instead of through `serde`, with no
+    /// ordering bookkeeping. `write` must produce exactly what serializing the value it
+    /// stands for would (every such writer has a property test against its `Serialize` form);
+    /// the pieces are [`CanonicalWriter::raw`] for literal keys and punctuation,
+    /// [`CanonicalWriter::string`], [`CanonicalWriter::uint`], and [`CanonicalWriter::value`]
+    /// for anything else.
+    pub fn write_with<F>(&mut self, write: F) -> Result<&[u8], CanonicalError>
+    where
+        F: FnOnce(&mut CanonicalWriter) -> Result<(), CanonicalError>,
+    {
+        self.reset();
+        write(self)?;
+        Ok(&self.out)
+    }
+
+    /// Appends `value` in canonical form, inside a hand-written writer.
+    pub fn value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), CanonicalError> {
+        value.serialize(self)
+    }
+
+    /// Appends bytes that are canonical as they stand, inside a hand-written writer: literal
+    /// punctuation and keys written with their quotes and colon (`b",\"turns\":"`), in
+    /// canonical order, needing no escaping. Static, so that no computed text can pass here
+    /// unescaped.
+    #[inline]
+    pub fn raw(&mut self, canonical: &'static [u8]) {
+        self.out.extend_from_slice(canonical);
+    }
+
+    /// Appends bytes known here to be canonical as they stand (a fingerprint's quoted text).
+    pub(crate) fn plain(&mut self, canonical: &[u8]) {
+        self.out.extend_from_slice(canonical);
+    }
+
+    /// Appends `text` as a canonical JSON string (escaped), inside a hand-written writer.
+    #[inline]
+    pub fn string(&mut self, text: &str) {
+        write_str(&mut self.out, text);
+    }
+
+    /// Appends an unsigned integer by the canonical integer rule, inside a hand-written writer.
+    #[inline]
+    pub fn uint(&mut self, value: u64) {
+        write_int_u64(&mut self.out, false, value);
+    }
+
+    /// Appends a signed integer by the canonical integer rule, inside a hand-written writer.
+    #[inline]
+    pub fn int(&mut self, value: i64) {
+        write_int_u64(&mut self.out, value < 0, value.unsigned_abs());
+    }
+
     pub(crate) fn out(&mut self) -> &mut Vec<u8> {
         &mut self.out
     }
