@@ -451,6 +451,21 @@ pub trait Game: Sized + Send + Sync + 'static {
     ) -> Result<(), CanonicalError> {
         writer.value(event)
     }
+
+    /// Writes exactly the canonical bytes of [`Game::view`]'s `Serialize` form for `viewer`
+    /// into `writer`: what a receipt's view fingerprints hash, for every receipt. The default
+    /// serializes the view; a game overrides it only to write the same bytes faster, by hand
+    /// (the kit does, when its game writes its board view's fields).
+    /// `turnstile_runtime::testing`'s driver checks the two agree at every state of every
+    /// game's property tests.
+    fn write_view(
+        content: &Self::Content,
+        state: &Self::State,
+        viewer: Viewer,
+        writer: &mut CanonicalWriter,
+    ) -> Result<(), CanonicalError> {
+        writer.value(&Self::view(content, state, viewer))
+    }
 }
 
 /// Keeps, of the events from index `from` on, those `keep` accepts, in order; the ones before

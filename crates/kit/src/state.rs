@@ -127,6 +127,35 @@ pub(crate) fn write_lean<G: KitGame>(
     Ok(())
 }
 
+/// [`KitView`]'s canonical bytes (what `Game::view` gives every viewer, hence its
+/// fingerprint for every receipt) by hand, for a game that writes its board view's fields
+/// ([`KitGame::WRITES_VIEW_FIELDS`]): the keys are literals in canonical order, the board
+/// view's between `result` and `toMove`; the result and the turn config through `serde`.
+pub(crate) fn write_view<G: KitGame>(
+    state: &KitState<G>,
+    writer: &mut CanonicalWriter,
+) -> Result<(), CanonicalError> {
+    writer.raw(b"{\"deadlineTick\":");
+    match state.deadline_tick {
+        Some(deadline) => writer.uint(deadline),
+        None => writer.raw(b"null"),
+    }
+    writer.raw(b",\"result\":");
+    writer.value(&state.result)?;
+    G::write_view_fields(&state.board, writer)?;
+    writer.raw(b",\"toMove\":");
+    match state.to_move() {
+        Some(seat) => writer.uint(u64::from(seat.0)),
+        None => writer.raw(b"null"),
+    }
+    writer.raw(b",\"turnConfig\":");
+    writer.value(&state.turns.clock().current().config)?;
+    writer.raw(b",\"turnIndex\":");
+    writer.uint(state.turn_index());
+    writer.raw(b"}");
+    Ok(())
+}
+
 /// What anyone sees: everything, since kit games hide nothing — the game's board view beside
 /// the turn and the result.
 #[derive(Debug, Clone, Serialize)]

@@ -691,7 +691,11 @@ impl<G: Game> Match<G> {
     fn view_fingerprints(&mut self) -> Result<ViewFingerprints, CanonicalError> {
         let content = &self.bundle.content;
         let fp = &mut self.fingerprinter;
-        let spectator = fp.fingerprint(&G::view(content, &self.state, Viewer::Spectator))?;
+        // Each view written by the game's hand-written writer if it has one (`Game::write_view`:
+        // the same bytes as serializing the view).
+        let state = &self.state;
+        let spectator =
+            fp.fingerprint_with(|w| G::write_view(content, state, Viewer::Spectator, w))?;
         if !G::HIDDEN_INFORMATION {
             return Ok(ViewFingerprints {
                 seats: vec![spectator; usize::from(self.seats)],
@@ -699,7 +703,9 @@ impl<G: Game> Match<G> {
             });
         }
         let seats = (0..self.seats)
-            .map(|s| fp.fingerprint(&G::view(content, &self.state, Viewer::Seat(Seat(s)))))
+            .map(|s| {
+                fp.fingerprint_with(|w| G::write_view(content, state, Viewer::Seat(Seat(s)), w))
+            })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(ViewFingerprints { seats, spectator })
     }

@@ -290,8 +290,13 @@ impl<G: Game> Driver<G> {
         let mut tick = self.game.last_tick();
         for (step, &code) in script.iter().enumerate() {
             let (op, arg) = (code % 8, code / 8);
-            check_hand_written_forms::<G>(self.game.state(), self.game.log().last())
-                .map_err(|e| format!("step {step}: {e}"))?;
+            check_hand_written_forms::<G>(
+                &self.game.bundle().content,
+                self.game.seat_count(),
+                self.game.state(),
+                self.game.log().last(),
+            )
+            .map_err(|e| format!("step {step}: {e}"))?;
             let before = self.observe();
             let submitted = match op {
                 0..=2 => match self.legal_move(tick, arg)? {
@@ -384,10 +389,13 @@ struct Observed {
 
 /// What the hand-written canonical writers must write: exactly the canonical bytes of the
 /// `Serialize` forms they stand for — [`Game::write_fingerprint_form`] against
-/// [`Game::fingerprint_form`] for `state`, and a receipt's hashed fields written by hand, each
+/// [`Game::fingerprint_form`] for `state`, [`Game::write_view`] against [`Game::view`] for
+/// each of the `seats` and the spectator, and a receipt's hashed fields written by hand, each
 /// event by [`Game::write_event`] ([`HashedFields::write_canonical_with`]), against their
 /// derived `Serialize`, for `entry`'s receipt.
 pub fn check_hand_written_forms<G: Game>(
+    content: &G::Content,
+    seats: u16,
     state: &G::State,
     entry: Option<&LogEntry<G>>,
 ) -> Result<(), String> {
@@ -403,6 +411,23 @@ pub fn check_hand_written_forms<G: Game>(
             String::from_utf8_lossy(by_hand),
             String::from_utf8_lossy(&by_serde)
         ));
+    }
+    let viewers = (0..seats)
+        .map(|s| Viewer::Seat(Seat(s)))
+        .chain([Viewer::Spectator]);
+    for viewer in viewers {
+        let by_serde =
+            to_canonical_vec(&G::view(content, state, viewer)).map_err(|e| e.to_string())?;
+        let by_hand = writer
+            .write_with(|w| G::write_view(content, state, viewer, w))
+            .map_err(|e| e.to_string())?;
+        if by_hand != by_serde.as_slice() {
+            return Err(format!(
+                "write_view wrote {} where the view of {viewer:?} serializes to {}",
+                String::from_utf8_lossy(by_hand),
+                String::from_utf8_lossy(&by_serde)
+            ));
+        }
     }
     if let Some(entry) = entry {
         let r = &entry.receipt;

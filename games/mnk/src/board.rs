@@ -392,6 +392,23 @@ impl Serialize for RowList<'_> {
     }
 }
 
+/// [`RowList`]'s canonical bytes by hand: `[` the rows as strings `]` (the characters need no
+/// escaping, but are written through the escaping writer all the same).
+pub(crate) fn write_rows(
+    board: &Board,
+    writer: &mut turnstile_core::determinism::canonical::CanonicalWriter,
+) {
+    writer.raw(b"[");
+    let mut buf = [0u8; MAX_CELLS as usize];
+    for row in 0..board.height {
+        if row > 0 {
+            writer.raw(b",");
+        }
+        writer.string(board.text(&mut buf, row..row + 1));
+    }
+    writer.raw(b"]");
+}
+
 /// The cells of a board as JSON writes them: row by row, `null` or the seat.
 struct CellList<'a>(&'a Board);
 
