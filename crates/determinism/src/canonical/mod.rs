@@ -269,8 +269,13 @@ pub struct CanonicalWriter {
 /// linear probing over [`STATIC_NAME_SLOTS`] slots, emptied when half full, so names never
 /// evict each other while a program uses fewer than half that many (an earlier memo,
 /// direct-mapped, evicted and re-ranked names that shared a slot on nearly every receipt).
+///
+/// It starts with a writer's second value: a writer used once (`to_canonical_vec`,
+/// `Fingerprint::of`) would only pay for building it.
 #[derive(Default)]
 struct StaticNames {
+    /// Values written so far, up to 2.
+    writes: u8,
     slots: Vec<StaticName>,
     used: usize,
 }
@@ -291,6 +296,12 @@ impl StaticNames {
     /// The prefix of `name` and whether it is written as it is.
     #[inline]
     fn get(&mut self, name: &'static str) -> (u64, bool) {
+        if self.writes < 2 {
+            return (
+                utf16_prefix(name.as_bytes()),
+                !needs_escape(name.as_bytes()),
+            );
+        }
         if self.slots.is_empty() {
             self.slots.resize(STATIC_NAME_SLOTS, StaticName::default());
         }
@@ -336,6 +347,7 @@ impl CanonicalWriter {
     }
 
     fn reset(&mut self) {
+        self.names.writes = self.names.writes.saturating_add(1).min(2);
         self.out.clear();
         self.keys.clear();
         self.entries.clear();
