@@ -15,6 +15,8 @@ use crate::rejection::Rejection;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::fmt::Debug;
+use turnstile_determinism::canonical::CanonicalWriter;
+use turnstile_determinism::CanonicalError;
 
 /// What a game may know about the command it is judging, besides the action itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -424,6 +426,45 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// state itself; a game overrides it when its serialized state is mostly defaults.
     fn fingerprint_form(state: &Self::State) -> impl Serialize + '_ {
         state
+    }
+
+    /// Writes exactly the canonical bytes of [`Game::fingerprint_form`] into `writer`: what a
+    /// format-3 state fingerprint of a game without hidden information hashes, for every
+    /// receipt. The default serializes the form; a game overrides it only to write the same
+    /// bytes faster, by hand (the kit does, for its states). `turnstile_runtime::testing`'s
+    /// driver checks the two agree at every state of every game's property tests.
+    fn write_fingerprint_form(
+        state: &Self::State,
+        writer: &mut CanonicalWriter,
+    ) -> Result<(), CanonicalError> {
+        writer.value(&Self::fingerprint_form(state))
+    }
+
+    /// Writes exactly the canonical bytes of `event`'s `Serialize` form into `writer`: what a
+    /// receipt's hash covers of each event that is not sealed. The default serializes it; a game
+    /// overrides it only to write the same bytes faster, by hand (the kit does, for turn
+    /// events). `turnstile_runtime::testing`'s driver checks the two agree for every event of
+    /// every game's property tests.
+    fn write_event(
+        event: &Self::Event,
+        writer: &mut CanonicalWriter,
+    ) -> Result<(), CanonicalError> {
+        writer.value(event)
+    }
+
+    /// Writes exactly the canonical bytes of [`Game::view`]'s `Serialize` form for `viewer`
+    /// into `writer`: what a receipt's view fingerprints hash, for every receipt. The default
+    /// serializes the view; a game overrides it only to write the same bytes faster, by hand
+    /// (the kit does, when its game writes its board view's fields).
+    /// `turnstile_runtime::testing`'s driver checks the two agree at every state of every
+    /// game's property tests.
+    fn write_view(
+        content: &Self::Content,
+        state: &Self::State,
+        viewer: Viewer,
+        writer: &mut CanonicalWriter,
+    ) -> Result<(), CanonicalError> {
+        writer.value(&Self::view(content, state, viewer))
     }
 }
 

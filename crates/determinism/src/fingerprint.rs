@@ -119,6 +119,30 @@ impl Fingerprinter {
     }
 }
 
+impl Fingerprinter {
+    /// The fingerprint of the bytes a hand-written canonical writer produces (see
+    /// [`CanonicalWriter::write_with`]).
+    pub fn fingerprint_with<F>(&mut self, write: F) -> Result<Fingerprint, CanonicalError>
+    where
+        F: FnOnce(&mut CanonicalWriter) -> Result<(), CanonicalError>,
+    {
+        let bytes = self.writer.write_with(write)?;
+        Ok(Fingerprint::of_bytes(bytes))
+    }
+}
+
+impl Fingerprint {
+    /// Appends this fingerprint as a canonical JSON string, inside a hand-written canonical
+    /// writer: the text form is known to need no escaping, so it is copied as it is (no UTF-8
+    /// check, no escaping scan).
+    pub fn write_canonical(&self, writer: &mut CanonicalWriter) {
+        let text = self.encode();
+        let mut quoted = [b'"'; 73];
+        quoted[1..72].copy_from_slice(&text);
+        writer.plain(&quoted);
+    }
+}
+
 impl fmt::Display for Fingerprint {
     /// `sha256:` and 64 lowercase hex digits.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -645,3 +645,135 @@ fn a_reused_writer_writes_what_a_fresh_one_writes() {
         "{\"\":1,\"a\\\"quote\":1,\"nested\":null,\"tab\\there\":1,\"zeta\":1,\"\u{1F600}\":1,\"\u{FB33}\":1}"
     );
 }
+
+// ---- struct field names and unit variants through the name memo ----------------------------
+
+/// A struct whose field names are arbitrary `&'static str`s (leaked, so any text at all):
+/// written through `serialize_struct` in the given order, each value a unit variant of a leaked
+/// name or a nested struct of the same kind — the paths that look names up by address in the
+/// writer's memo instead of ranking and escaping them anew.
+#[derive(Debug, Clone)]
+struct LeakedStruct {
+    fields: Vec<(&'static str, LeakedValue)>,
+}
+
+#[derive(Debug, Clone)]
+enum LeakedValue {
+    Variant(&'static str),
+    Int(i64),
+    Nested(LeakedStruct),
+}
+
+impl Serialize for LeakedStruct {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut object = s.serialize_struct("Leaked", self.fields.len())?;
+        for (name, value) in &self.fields {
+            object.serialize_field(name, value)?;
+        }
+        object.end()
+    }
+}
+
+impl Serialize for LeakedValue {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            LeakedValue::Variant(name) => s.serialize_unit_variant("Leaked", 0, name),
+            LeakedValue::Int(n) => s.serialize_i64(*n),
+            LeakedValue::Nested(inner) => inner.serialize(s),
+        }
+    }
+}
+
+impl LeakedStruct {
+    /// The same value as a JSON tree, for the reference canonicalizer.
+    fn tree(&self) -> Value {
+        Value::Object(
+            self.fields
+                .iter()
+                .map(|(name, value)| {
+                    let value = match value {
+                        LeakedValue::Variant(v) => Value::String((*v).to_string()),
+                        LeakedValue::Int(n) => Value::from(*n),
+                        LeakedValue::Nested(inner) => inner.tree(),
+                    };
+                    ((*name).to_string(), value)
+                })
+                .collect(),
+        )
+    }
+}
+
+/// Names from a small pool (so they repeat, within a value and across values, and hit the
+/// memo) and fresh arbitrary ones (escapes, surrogate-ranked characters, empty).
+fn leaked_name() -> impl Strategy<Value = &'static str> {
+    static POOL: [&str; 8] = [
+        "type",
+        "turnIndex",
+        "turnConfig",
+        "a\"b",
+        "tab\there",
+        "\u{FB33}",
+        "\u{1F600}",
+        "",
+    ];
+    prop_oneof![
+        (0..POOL.len()).prop_map(|i| POOL[i]),
+        "[a-z\u{e000}\u{1f600}\"\\\\\n]{0,12}".prop_map(|s| &*Box::leak(s.into_boxed_str())),
+        any::<String>().prop_map(|s| &*Box::leak(s.into_boxed_str())),
+    ]
+}
+
+fn leaked_struct() -> impl Strategy<Value = LeakedStruct> {
+    let leaf = prop_oneof![
+        leaked_name().prop_map(LeakedValue::Variant),
+        any::<i64>().prop_map(LeakedValue::Int),
+    ];
+    let flat = prop::collection::vec((leaked_name(), leaf.clone()), 0..8)
+        .prop_map(|fields| LeakedStruct { fields });
+    flat.prop_recursive(3, 40, 8, move |inner| {
+        prop::collection::vec(
+            (
+                leaked_name(),
+                prop_oneof![leaf.clone(), inner.prop_map(LeakedValue::Nested)],
+            ),
+            0..8,
+        )
+        .prop_map(|fields| LeakedStruct { fields })
+    })
+}
+
+/// Whether a struct (at any depth) names a field twice: the writer's duplicate-key error.
+fn has_duplicate(value: &LeakedStruct) -> bool {
+    let mut names: Vec<&str> = value.fields.iter().map(|(n, _)| *n).collect();
+    names.sort_unstable();
+    names.windows(2).any(|w| w[0] == w[1])
+        || value.fields.iter().any(|(_, v)| match v {
+            LeakedValue::Nested(inner) => has_duplicate(inner),
+            _ => false,
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// One writer reused over many values with many distinct names (more than the memo keeps,
+    /// so it is emptied and refilled along the way) writes each exactly as the reference does.
+    #[test]
+    fn static_names_through_a_reused_writer_match_reference(
+        values in prop::collection::vec(leaked_struct(), 1..24)
+    ) {
+        let mut writer = CanonicalWriter::new();
+        for value in &values {
+            let written = writer.write(value);
+            if has_duplicate(value) {
+                prop_assert_eq!(written.unwrap_err().code(), "canonical.duplicate_key");
+                continue;
+            }
+            let mut expected = String::new();
+            reference(&value.tree(), true, &mut expected);
+            prop_assert_eq!(std::str::from_utf8(written.unwrap()).unwrap(), expected.as_str());
+            prop_assert_eq!(canon(value), expected);
+        }
+    }
+}

@@ -178,6 +178,28 @@ impl<G: KitGame> TurnEventSink<G::Move, ()> for GameEvents<'_, G> {
     }
 }
 
+impl<G: KitGame> KitEvent<G> {
+    /// Appends exactly the canonical bytes of this event's `Serialize` form (below): a turn
+    /// event by hand (`{"event":…,"type":"turn"}`, the turn framework's own hand-written
+    /// writer inside), the game's events and the match's end through `serde`. For the hash of
+    /// every receipt; the test driver of `turnstile_runtime::testing` holds the two together
+    /// for every event of every kit game's property tests.
+    pub fn write_canonical(
+        &self,
+        writer: &mut turnstile_core::determinism::canonical::CanonicalWriter,
+    ) -> Result<(), turnstile_core::determinism::CanonicalError> {
+        match self {
+            KitEvent::Turn { event } => {
+                writer.raw(b"{\"event\":");
+                event.write_canonical(writer)?;
+                writer.raw(b",\"type\":\"turn\"}");
+                Ok(())
+            }
+            other => writer.value(other),
+        }
+    }
+}
+
 /// Keys in canonical (sorted) order, so that fingerprinting a receipt never reorders them.
 impl<G: KitGame> Serialize for KitEvent<G> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

@@ -150,6 +150,22 @@ pub trait KitGame: Debug + Clone + Copy + PartialEq + Eq + Send + Sync + 'static
     fn fingerprint_board(board: &Self::Board) -> impl Serialize + '_ {
         board
     }
+    /// Whether [`write_view_fields`](KitGame::write_view_fields) writes the board view's
+    /// fields (the default: no, and the view is serialized).
+    const WRITES_VIEW_FIELDS: bool = false;
+    /// Writes the fields of [`view`](KitGame::view)'s board view by hand, for the view
+    /// fingerprint of every receipt: each as `,"key":value` (comma first), in canonical order,
+    /// exactly the entries its `Serialize` form gives. Called only when
+    /// [`WRITES_VIEW_FIELDS`](KitGame::WRITES_VIEW_FIELDS) is set, which a game may do only for
+    /// a board view whose keys all sort after `result` and before `toMove`, the kit's fields
+    /// it sits between. The test driver of `turnstile_runtime::testing` checks the view
+    /// written this way is the serialized one at every state of every game's property tests.
+    fn write_view_fields(
+        _board: &Self::Board,
+        _writer: &mut turnstile_core::determinism::canonical::CanonicalWriter,
+    ) -> Result<(), turnstile_core::determinism::CanonicalError> {
+        Ok(())
+    }
 }
 
 /// How a game itself ends a match: who won, and the engine's outcome kind.

@@ -2,6 +2,8 @@
 //! result and the current deadline — and the view every viewer gets.
 
 use serde::{Deserialize, Serialize};
+use turnstile_core::determinism::canonical::CanonicalWriter;
+use turnstile_core::determinism::CanonicalError;
 use turnstile_core::{Seat, Tick};
 use turnstile_turns::{MatchTurns, TurnConfigId, TurnStatus};
 
@@ -98,6 +100,60 @@ impl<G: KitGame> Serialize for LeanKitState<'_, G> {
         object.serialize_field("turns", &state.turns.lean())?;
         object.end()
     }
+}
+
+/// [`LeanKitState`]'s canonical bytes written by hand (`Game::write_fingerprint_form`, for the
+/// state fingerprint of every format-3 receipt): the keys as literals in canonical order, the
+/// turn framework's lean form by its own hand-written writer; the board and the result (the
+/// game's types) through `serde`. The test driver of `turnstile_runtime::testing` checks these
+/// are the serialized form's bytes at every state of every kit game's property tests.
+pub(crate) fn write_lean<G: KitGame>(
+    state: &KitState<G>,
+    writer: &mut CanonicalWriter,
+) -> Result<(), CanonicalError> {
+    writer.raw(b"{\"board\":");
+    writer.value(&G::fingerprint_board(&state.board))?;
+    if let Some(deadline) = state.deadline_tick {
+        writer.raw(b",\"deadlineTick\":");
+        writer.uint(deadline);
+    }
+    if let Some(result) = &state.result {
+        writer.raw(b",\"result\":");
+        writer.value(result)?;
+    }
+    writer.raw(b",\"turns\":");
+    state.turns.lean().write_canonical(writer)?;
+    writer.raw(b"}");
+    Ok(())
+}
+
+/// [`KitView`]'s canonical bytes (what `Game::view` gives every viewer, hence its
+/// fingerprint for every receipt) by hand, for a game that writes its board view's fields
+/// ([`KitGame::WRITES_VIEW_FIELDS`]): the keys are literals in canonical order, the board
+/// view's between `result` and `toMove`; the result and the turn config through `serde`.
+pub(crate) fn write_view<G: KitGame>(
+    state: &KitState<G>,
+    writer: &mut CanonicalWriter,
+) -> Result<(), CanonicalError> {
+    writer.raw(b"{\"deadlineTick\":");
+    match state.deadline_tick {
+        Some(deadline) => writer.uint(deadline),
+        None => writer.raw(b"null"),
+    }
+    writer.raw(b",\"result\":");
+    writer.value(&state.result)?;
+    G::write_view_fields(&state.board, writer)?;
+    writer.raw(b",\"toMove\":");
+    match state.to_move() {
+        Some(seat) => writer.uint(u64::from(seat.0)),
+        None => writer.raw(b"null"),
+    }
+    writer.raw(b",\"turnConfig\":");
+    writer.value(&state.turns.clock().current().config)?;
+    writer.raw(b",\"turnIndex\":");
+    writer.uint(state.turn_index());
+    writer.raw(b"}");
+    Ok(())
 }
 
 /// What anyone sees: everything, since kit games hide nothing — the game's board view beside

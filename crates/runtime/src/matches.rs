@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use turnstile_core::determinism::{CanonicalError, Fingerprinter};
 use turnstile_core::envelope::check_command_id;
+use turnstile_core::receipt::HashedFields;
 use turnstile_core::{
     ActionKind, CommandContext, CommandEnvelope, CommandRefusal, ContentBundle, Fingerprint, Game,
     LegalActionResolver, MatchSecret, MatchSetup, MatchStatus, Receipt, ReceiptFormat, Rejection,
@@ -311,7 +312,9 @@ pub fn state_fingerprint<G: Game>(
     ) {
         (false, false) => fingerprinter.fingerprint(state),
         (false, true) => secret.commit(SaltPurpose::State, sequence, 0, state),
-        (true, false) => fingerprinter.fingerprint(&G::fingerprint_form(state)),
+        (true, false) => {
+            fingerprinter.fingerprint_with(|writer| G::write_fingerprint_form(state, writer))
+        }
         (true, true) => secret.commit(SaltPurpose::State, sequence, 0, &G::fingerprint_form(state)),
     }
 }
@@ -655,7 +658,21 @@ impl<G: Game> Match<G> {
         };
         receipt.hash = match &sealed {
             Some(sealed) => receipt.compute_sealed_hash_with(sealed, &mut self.fingerprinter)?,
-            None => receipt.compute_hash_with(&mut self.fingerprinter)?,
+            // The events as they are, each written by the game's hand-written writer if it has
+            // one (`Game::write_event`: the same bytes as serializing it).
+            None => HashedFields {
+                action: &receipt.action,
+                after: &receipt.after,
+                before: &receipt.before,
+                command_id: &receipt.command_id,
+                deadline_tick: receipt.deadline_tick,
+                events: &receipt.events,
+                previous: receipt.previous.as_ref(),
+                seat: receipt.seat,
+                sequence: receipt.sequence,
+                tick: receipt.tick,
+            }
+            .hash_with_events(&mut self.fingerprinter, G::write_event)?,
         };
         self.sequence = receipt.sequence;
         self.last_tick = receipt.tick;
@@ -674,7 +691,11 @@ impl<G: Game> Match<G> {
     fn view_fingerprints(&mut self) -> Result<ViewFingerprints, CanonicalError> {
         let content = &self.bundle.content;
         let fp = &mut self.fingerprinter;
-        let spectator = fp.fingerprint(&G::view(content, &self.state, Viewer::Spectator))?;
+        // Each view written by the game's hand-written writer if it has one (`Game::write_view`:
+        // the same bytes as serializing the view).
+        let state = &self.state;
+        let spectator =
+            fp.fingerprint_with(|w| G::write_view(content, state, Viewer::Spectator, w))?;
         if !G::HIDDEN_INFORMATION {
             return Ok(ViewFingerprints {
                 seats: vec![spectator; usize::from(self.seats)],
@@ -682,7 +703,9 @@ impl<G: Game> Match<G> {
             });
         }
         let seats = (0..self.seats)
-            .map(|s| fp.fingerprint(&G::view(content, &self.state, Viewer::Seat(Seat(s)))))
+            .map(|s| {
+                fp.fingerprint_with(|w| G::write_view(content, state, Viewer::Seat(Seat(s)), w))
+            })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(ViewFingerprints { seats, spectator })
     }

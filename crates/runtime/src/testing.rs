@@ -11,14 +11,15 @@
 use std::sync::Arc;
 
 use turnstile_core::determinism::Pcg32;
+use turnstile_core::receipt::HashedFields;
 use turnstile_core::{
     CommandContext, CommandEnvelope, CommandRefusal, ContentBundle, Fingerprint, Game,
     LegalActionResolver, MatchSetup, MatchStatus, Receipt, Seat, Tick, Viewer,
 };
 
 use crate::{
-    verify, Bot, Match, MatchError, MatchSpec, RandomBot, ReplayError, ReplayFile, SeatSpec,
-    VerifyReport, DEFAULT_TICK_RATE,
+    verify, Bot, LogEntry, Match, MatchError, MatchSpec, RandomBot, ReplayError, ReplayFile,
+    SeatSpec, VerifyReport, DEFAULT_TICK_RATE,
 };
 
 /// A receipt of game `G`.
@@ -289,6 +290,13 @@ impl<G: Game> Driver<G> {
         let mut tick = self.game.last_tick();
         for (step, &code) in script.iter().enumerate() {
             let (op, arg) = (code % 8, code / 8);
+            check_hand_written_forms::<G>(
+                &self.game.bundle().content,
+                self.game.seat_count(),
+                self.game.state(),
+                self.game.log().last(),
+            )
+            .map_err(|e| format!("step {step}: {e}"))?;
             let before = self.observe();
             let submitted = match op {
                 0..=2 => match self.legal_move(tick, arg)? {
@@ -377,6 +385,78 @@ struct Observed {
     sequence: u64,
     log: usize,
     tick: Tick,
+}
+
+/// What the hand-written canonical writers must write: exactly the canonical bytes of the
+/// `Serialize` forms they stand for — [`Game::write_fingerprint_form`] against
+/// [`Game::fingerprint_form`] for `state`, [`Game::write_view`] against [`Game::view`] for
+/// each of the `seats` and the spectator, and a receipt's hashed fields written by hand, each
+/// event by [`Game::write_event`] ([`HashedFields::write_canonical_with`]), against their
+/// derived `Serialize`, for `entry`'s receipt.
+pub fn check_hand_written_forms<G: Game>(
+    content: &G::Content,
+    seats: u16,
+    state: &G::State,
+    entry: Option<&LogEntry<G>>,
+) -> Result<(), String> {
+    use turnstile_core::determinism::canonical::{to_canonical_vec, CanonicalWriter};
+    let mut writer = CanonicalWriter::new();
+    let by_serde = to_canonical_vec(&G::fingerprint_form(state)).map_err(|e| e.to_string())?;
+    let by_hand = writer
+        .write_with(|w| G::write_fingerprint_form(state, w))
+        .map_err(|e| e.to_string())?;
+    if by_hand != by_serde.as_slice() {
+        return Err(format!(
+            "write_fingerprint_form wrote {} where fingerprint_form serializes to {}",
+            String::from_utf8_lossy(by_hand),
+            String::from_utf8_lossy(&by_serde)
+        ));
+    }
+    let viewers = (0..seats)
+        .map(|s| Viewer::Seat(Seat(s)))
+        .chain([Viewer::Spectator]);
+    for viewer in viewers {
+        let by_serde =
+            to_canonical_vec(&G::view(content, state, viewer)).map_err(|e| e.to_string())?;
+        let by_hand = writer
+            .write_with(|w| G::write_view(content, state, viewer, w))
+            .map_err(|e| e.to_string())?;
+        if by_hand != by_serde.as_slice() {
+            return Err(format!(
+                "write_view wrote {} where the view of {viewer:?} serializes to {}",
+                String::from_utf8_lossy(by_hand),
+                String::from_utf8_lossy(&by_serde)
+            ));
+        }
+    }
+    if let Some(entry) = entry {
+        let r = &entry.receipt;
+        let fields = HashedFields {
+            action: &r.action,
+            after: &r.after,
+            before: &r.before,
+            command_id: &r.command_id,
+            deadline_tick: r.deadline_tick,
+            events: &r.events,
+            previous: r.previous.as_ref(),
+            seat: r.seat,
+            sequence: r.sequence,
+            tick: r.tick,
+        };
+        let by_serde = to_canonical_vec(&fields).map_err(|e| e.to_string())?;
+        let by_hand = writer
+            .write_with(|w| fields.write_canonical_with(w, G::write_event))
+            .map_err(|e| e.to_string())?;
+        if by_hand != by_serde.as_slice() {
+            return Err(format!(
+                "receipt {}'s hashed fields by hand are {} but serialize to {}",
+                r.sequence,
+                String::from_utf8_lossy(by_hand),
+                String::from_utf8_lossy(&by_serde)
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The property every game is tested for: a random `script` (see [`Driver::run_script`]) on

@@ -209,6 +209,59 @@ impl<P, S> TurnEvent<P, S> {
     }
 }
 
+impl<P: Serialize, S: Serialize> TurnEvent<P, S> {
+    /// Appends exactly the canonical bytes of this event's `Serialize` form: the events every
+    /// turn of every match records (a turn beginning and ending) by hand, keys as literals in
+    /// canonical order; every other event through `serde`. For the hash of every receipt; a
+    /// property test (`hand_written_events_are_the_serialized_ones`) holds the two together.
+    pub fn write_canonical(
+        &self,
+        writer: &mut turnstile_core::determinism::canonical::CanonicalWriter,
+    ) -> Result<(), turnstile_core::determinism::CanonicalError> {
+        let optional = |writer: &mut turnstile_core::determinism::canonical::CanonicalWriter,
+                        value: Option<u64>| match value {
+            Some(value) => writer.uint(value),
+            None => writer.raw(b"null"),
+        };
+        match self {
+            TurnEvent::TurnBegan {
+                turn_index,
+                player,
+                entity,
+            } => {
+                writer.raw(b"{\"entity\":");
+                optional(writer, entity.map(|e| e.0));
+                writer.raw(b",\"player\":");
+                optional(writer, player.map(|p| u64::from(p.0)));
+                writer.raw(b",\"turnIndex\":");
+                writer.uint(*turn_index);
+                writer.raw(b",\"type\":\"turnBegan\"}");
+            }
+            TurnEvent::TurnEnded {
+                turn_index,
+                player,
+                entity,
+                reason,
+                ticks,
+            } => {
+                writer.raw(b"{\"entity\":");
+                optional(writer, entity.map(|e| e.0));
+                writer.raw(b",\"player\":");
+                optional(writer, player.map(|p| u64::from(p.0)));
+                writer.raw(b",\"reason\":");
+                writer.value(reason)?;
+                writer.raw(b",\"ticks\":");
+                writer.uint(u64::from(*ticks));
+                writer.raw(b",\"turnIndex\":");
+                writer.uint(*turn_index);
+                writer.raw(b",\"type\":\"turnEnded\"}");
+            }
+            other => writer.value(other)?,
+        }
+        Ok(())
+    }
+}
+
 impl<P: Serialize, S: Serialize> Serialize for TurnEvent<P, S> {
     fn serialize<Z: Serializer>(&self, serializer: Z) -> Result<Z::Ok, Z::Error> {
         /// Writes `{"k": v, …}` with the keys as given (already sorted), then ends it.
@@ -549,6 +602,68 @@ mod tests {
             let mut sorted = keys.clone();
             sorted.sort_unstable();
             assert_eq!(keys, sorted, "{text}");
+        }
+    }
+
+    fn reason() -> impl proptest::strategy::Strategy<Value = TurnEndReason> {
+        use proptest::prelude::*;
+        prop_oneof![
+            Just(TurnEndReason::Time),
+            Just(TurnEndReason::Skip),
+            Just(TurnEndReason::Play),
+            Just(TurnEndReason::Resolved),
+            Just(TurnEndReason::Removed),
+            "[a-z\"\\\n]{0,5}".prop_map(TurnEndReason::Custom),
+        ]
+    }
+
+    fn event() -> impl proptest::strategy::Strategy<Value = Event> {
+        use proptest::prelude::*;
+        // Integers at both sides of 2^53, where the canonical rule quotes them.
+        let big = prop_oneof![0u64..20, any::<u64>(), (1u64 << 53) - 2..(1u64 << 53) + 2];
+        let player = proptest::option::of(any::<u16>().prop_map(Seat));
+        let entity = proptest::option::of(big.clone().prop_map(EntityId));
+        prop_oneof![
+            (big.clone(), player.clone(), entity.clone()).prop_map(
+                |(turn_index, player, entity)| TurnEvent::TurnBegan {
+                    turn_index,
+                    player,
+                    entity,
+                }
+            ),
+            (big, player.clone(), entity, reason(), any::<u32>()).prop_map(
+                |(turn_index, player, entity, reason, ticks)| TurnEvent::TurnEnded {
+                    turn_index,
+                    player,
+                    entity,
+                    reason,
+                    ticks,
+                }
+            ),
+            any::<u64>().prop_map(|round| TurnEvent::RoundStarted { round }),
+            Just(TurnEvent::TurnTimerReset),
+            (player, any::<[u16; 2]>()).prop_map(|(seat, data)| TurnEvent::PlayCommandReceived {
+                seat: seat.unwrap_or(Seat(0)),
+                data,
+            }),
+        ]
+    }
+
+    proptest::proptest! {
+        /// The events written by hand (a turn beginning, a turn ending) and the ones handed to
+        /// `serde` are, byte for byte, the canonical form of the `Serialize` form.
+        #[test]
+        fn hand_written_events_are_the_serialized_ones(events in proptest::collection::vec(event(), 1..6)) {
+            let mut writer = turnstile_core::determinism::canonical::CanonicalWriter::new();
+            for event in &events {
+                let by_serde =
+                    turnstile_core::determinism::canonical::to_canonical_vec(event).unwrap();
+                let by_hand = writer.write_with(|w| event.write_canonical(w)).unwrap();
+                proptest::prop_assert_eq!(
+                    String::from_utf8_lossy(by_hand),
+                    String::from_utf8_lossy(&by_serde)
+                );
+            }
         }
     }
 }

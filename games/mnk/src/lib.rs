@@ -257,6 +257,18 @@ impl<V: Variant> KitGame for Mnk<V> {
     fn fingerprint_board(board: &Board) -> impl Serialize + '_ {
         board.lean()
     }
+
+    /// The view's one field, `rows` (between the kit's `result` and `toMove`), by hand.
+    const WRITES_VIEW_FIELDS: bool = true;
+
+    fn write_view_fields(
+        board: &Board,
+        writer: &mut turnstile_core::determinism::canonical::CanonicalWriter,
+    ) -> Result<(), turnstile_core::determinism::CanonicalError> {
+        writer.raw(b",\"rows\":");
+        board::write_rows(board, writer);
+        Ok(())
+    }
 }
 
 /// Loads a bundle of variant `V` and computes its revision.

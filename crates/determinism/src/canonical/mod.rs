@@ -165,17 +165,25 @@ fn compare_utf16_bytes(a: &[u8], b: &[u8]) -> Ordering {
 /// ends first has a 0 where the other has a byte >= 0, or both have 0 and the prefixes
 /// tie); when they tie, the full comparison decides.
 fn utf16_prefix(key: &[u8]) -> u64 {
-    let mut prefix = [0u8; 8];
-    let n = key.len().min(8);
-    prefix[..n].copy_from_slice(&key[..n]);
+    // Loaded without a copy into a padded buffer (a call to `memcpy` for every key): whole
+    // when there are eight bytes, byte by byte into the high end when fewer.
+    let prefix = match key.first_chunk::<8>() {
+        Some(first) => u64::from_be_bytes(*first),
+        None => key
+            .iter()
+            .enumerate()
+            .fold(0, |word, (i, &b)| word | (u64::from(b) << (56 - 8 * i))),
+    };
     // Only bytes 0xEE and 0xEF rank differently, so an ASCII prefix (every key a struct
     // declares) is its own rank.
-    if u64::from_be_bytes(prefix) & 0x8080_8080_8080_8080 != 0 {
-        for slot in &mut prefix {
-            *slot = utf16_rank(*slot);
-        }
+    if prefix & 0x8080_8080_8080_8080 == 0 {
+        return prefix;
     }
-    u64::from_be_bytes(prefix)
+    let mut bytes = prefix.to_be_bytes();
+    for slot in &mut bytes {
+        *slot = utf16_rank(*slot);
+    }
+    u64::from_be_bytes(bytes)
 }
 
 /// Where the raw (unescaped) bytes of an entry's key are.
@@ -183,7 +191,11 @@ fn utf16_prefix(key: &[u8]) -> u64 {
 enum Key {
     /// A struct field name: no copy needed.
     Static(&'static str),
-    /// A map key, copied into `CanonicalWriter::keys`.
+    /// A map key that needed no escaping: its raw bytes are the written key's, between its
+    /// quotes in `CanonicalWriter::out` (no copy needed; they stay put until the object
+    /// closes, since only what follows them is written or reordered before then).
+    Out { start: usize, end: usize },
+    /// A map key that needed escaping, copied raw into `CanonicalWriter::keys`.
     Arena { start: usize, end: usize },
 }
 
@@ -210,9 +222,10 @@ impl Default for Entry {
 }
 
 impl Entry {
-    fn key<'k>(&self, arena: &'k [u8]) -> &'k [u8] {
+    fn key<'k>(&self, out: &'k [u8], arena: &'k [u8]) -> &'k [u8] {
         match self.key {
             Key::Static(s) => s.as_bytes(),
+            Key::Out { start, end } => &out[start..end],
             Key::Arena { start, end } => &arena[start..end],
         }
     }
@@ -224,7 +237,6 @@ pub(crate) struct ObjectFrame {
     keys_base: usize,
     content_start: usize,
     first: bool,
-    arena_start: usize,
     pending: Entry,
 }
 
@@ -233,51 +245,100 @@ pub(crate) struct ObjectFrame {
 /// loop stops allocating once they have grown.
 ///
 /// Objects are written in place; when an object's keys arrive out of order, its finished
-/// entries are reordered once, at its closing brace.
+/// entries are reordered once, at its closing brace. Every struct of the engine's hot paths
+/// declares (or writes) its fields in canonical order, so that reordering is the exception.
 #[derive(Default)]
 pub struct CanonicalWriter {
     out: Vec<u8>,
     keys: Vec<u8>,
     entries: Vec<Entry>,
     scratch: Vec<u8>,
-    /// Struct field names already written once, escaped with their colon: see
-    /// [`StaticKeys`].
-    static_keys: StaticKeys,
+    /// What each struct field name and unit variant name met so far needs: see
+    /// [`StaticNames`].
+    names: StaticNames,
 }
 
-/// A memo of struct field names: for each name seen, its [`utf16_prefix`] and its written form
-/// `"name":`, so that a name met again (a struct's fields are written for every receipt) is
-/// one copy instead of ranking, escaping and quoting it anew.
+/// A memo of `&'static str` names (struct fields, unit variants): for each name seen, its
+/// [`utf16_prefix`] and whether it needs escaping, so that a name met again (a struct's fields
+/// are written for every receipt) is written as `"name"` at once, with no escaping scan and no
+/// ranking.
 ///
 /// A name is looked up by the address and length of its `&'static str`. Static memory never
 /// changes, so the same address and length always hold the same bytes: a hit is exactly the
-/// name, and the memo can only ever save work, never change a byte of output. Direct-mapped
-/// with [`STATIC_KEY_SLOTS`] slots; the text is cleared when it outgrows
-/// [`STATIC_KEY_TEXT`] bytes, so it stays small whatever a program serializes.
+/// name, and the memo can only save work, never change a byte of output. Open addressing with
+/// linear probing over [`STATIC_NAME_SLOTS`] slots, emptied when half full, so names never
+/// evict each other while a program uses fewer than half that many (an earlier memo,
+/// direct-mapped, evicted and re-ranked names that shared a slot on nearly every receipt).
 ///
 /// It starts with a writer's second value: a writer used once (`to_canonical_vec`,
 /// `Fingerprint::of`) would only pay for building it.
 #[derive(Default)]
-struct StaticKeys {
+struct StaticNames {
     /// Values written so far, up to 2.
     writes: u8,
-    slots: Vec<StaticKey>,
-    text: Vec<u8>,
+    slots: Vec<StaticName>,
+    used: usize,
 }
 
 #[derive(Clone, Copy, Default)]
-struct StaticKey {
-    /// The name's address; 0 for an empty slot.
+struct StaticName {
+    /// The name's address; 0 for an empty slot (no reference is null).
     address: usize,
     len: usize,
     prefix: u64,
-    /// `"name":` in `StaticKeys::text`.
-    start: usize,
-    end: usize,
+    /// No byte of the name needs escaping: its written form is `"name"`.
+    plain: bool,
 }
 
-const STATIC_KEY_SLOTS: usize = 128;
-const STATIC_KEY_TEXT: usize = 1 << 16;
+const STATIC_NAME_SLOTS: usize = 256;
+
+impl StaticNames {
+    /// The prefix of `name` and whether it is written as it is.
+    #[inline]
+    fn get(&mut self, name: &'static str) -> (u64, bool) {
+        if self.writes < 2 {
+            return (
+                utf16_prefix(name.as_bytes()),
+                !needs_escape(name.as_bytes()),
+            );
+        }
+        if self.slots.is_empty() {
+            self.slots.resize(STATIC_NAME_SLOTS, StaticName::default());
+        }
+        let address = name.as_ptr() as usize;
+        let home = |address: usize| {
+            // Fibonacci hashing: the top byte of the product mixes every bit of the address.
+            ((address as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as usize
+                % STATIC_NAME_SLOTS
+        };
+        let mut index = home(address);
+        loop {
+            let slot = self.slots[index];
+            if slot.address == address && slot.len == name.len() {
+                return (slot.prefix, slot.plain);
+            }
+            if slot.address == 0 {
+                break;
+            }
+            index = (index + 1) % STATIC_NAME_SLOTS;
+        }
+        let prefix = utf16_prefix(name.as_bytes());
+        let plain = !needs_escape(name.as_bytes());
+        if self.used >= STATIC_NAME_SLOTS / 2 {
+            self.slots.fill(StaticName::default());
+            self.used = 0;
+            index = home(address);
+        }
+        self.slots[index] = StaticName {
+            address,
+            len: name.len(),
+            prefix,
+            plain,
+        };
+        self.used += 1;
+        (prefix, plain)
+    }
+}
 
 impl CanonicalWriter {
     /// An empty writer.
@@ -286,7 +347,7 @@ impl CanonicalWriter {
     }
 
     fn reset(&mut self) {
-        self.static_keys.writes = self.static_keys.writes.saturating_add(1).min(2);
+        self.names.writes = self.names.writes.saturating_add(1).min(2);
         self.out.clear();
         self.keys.clear();
         self.entries.clear();
@@ -306,6 +367,60 @@ impl CanonicalWriter {
         Ok(&self.out)
     }
 
+    /// The canonical bytes a hand-written writer produces (valid until the next write): for
+    /// the fixed shapes of the hot paths (a receipt's hashed fields, a lean state), which
+    /// write their keys as literals in canonical order instead of through `serde`, with no
+    /// ordering bookkeeping. `write` must produce exactly what serializing the value it
+    /// stands for would (every such writer has a property test against its `Serialize` form);
+    /// the pieces are [`CanonicalWriter::raw`] for literal keys and punctuation,
+    /// [`CanonicalWriter::string`], [`CanonicalWriter::uint`], and [`CanonicalWriter::value`]
+    /// for anything else.
+    pub fn write_with<F>(&mut self, write: F) -> Result<&[u8], CanonicalError>
+    where
+        F: FnOnce(&mut CanonicalWriter) -> Result<(), CanonicalError>,
+    {
+        self.reset();
+        write(self)?;
+        Ok(&self.out)
+    }
+
+    /// Appends `value` in canonical form, inside a hand-written writer.
+    pub fn value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), CanonicalError> {
+        value.serialize(self)
+    }
+
+    /// Appends bytes that are canonical as they stand, inside a hand-written writer: literal
+    /// punctuation and keys written with their quotes and colon (`b",\"turns\":"`), in
+    /// canonical order, needing no escaping. Static, so that no computed text can pass here
+    /// unescaped.
+    #[inline]
+    pub fn raw(&mut self, canonical: &'static [u8]) {
+        self.out.extend_from_slice(canonical);
+    }
+
+    /// Appends bytes known here to be canonical as they stand (a fingerprint's quoted text).
+    pub(crate) fn plain(&mut self, canonical: &[u8]) {
+        self.out.extend_from_slice(canonical);
+    }
+
+    /// Appends `text` as a canonical JSON string (escaped), inside a hand-written writer.
+    #[inline]
+    pub fn string(&mut self, text: &str) {
+        write_str(&mut self.out, text);
+    }
+
+    /// Appends an unsigned integer by the canonical integer rule, inside a hand-written writer.
+    #[inline]
+    pub fn uint(&mut self, value: u64) {
+        write_int_u64(&mut self.out, false, value);
+    }
+
+    /// Appends a signed integer by the canonical integer rule, inside a hand-written writer.
+    #[inline]
+    pub fn int(&mut self, value: i64) {
+        write_int_u64(&mut self.out, value < 0, value.unsigned_abs());
+    }
+
     pub(crate) fn out(&mut self) -> &mut Vec<u8> {
         &mut self.out
     }
@@ -317,7 +432,6 @@ impl CanonicalWriter {
             keys_base: self.keys.len(),
             content_start: self.out.len(),
             first: true,
-            arena_start: 0,
             pending: Entry::default(),
         }
     }
@@ -329,75 +443,87 @@ impl CanonicalWriter {
         }
         frame.first = false;
         frame.pending.start = self.out.len();
-        frame.arena_start = self.keys.len();
+        // The empty key until `push_key` names it, as a key serializer that wrote nothing
+        // always meant.
+        frame.pending.key = Key::Arena {
+            start: self.keys.len(),
+            end: self.keys.len(),
+        };
+        frame.pending.prefix = 0;
     }
 
-    /// Writes a key (escaped into the output, raw into the key arena).
-    pub(crate) fn push_key(&mut self, key: &str) {
-        self.keys.extend_from_slice(key.as_bytes());
+    /// Writes the key of the entry begun by [`CanonicalWriter::begin_key`], escaped, into the
+    /// output, and remembers its raw bytes for ordering: where they were written when they
+    /// needed no escaping (nearly every key), else a copy in the key arena.
+    pub(crate) fn push_key(&mut self, frame: &mut ObjectFrame, key: &str) {
+        let start = self.out.len() + 1;
         write_str(&mut self.out, key);
+        frame.pending.key = if self.out.len() == start + key.len() + 1 {
+            Key::Out {
+                start,
+                end: start + key.len(),
+            }
+        } else {
+            let arena_start = self.keys.len();
+            self.keys.extend_from_slice(key.as_bytes());
+            Key::Arena {
+                start: arena_start,
+                end: self.keys.len(),
+            }
+        };
+        frame.pending.prefix = utf16_prefix(key.as_bytes());
     }
 
     /// Ends a key written with [`CanonicalWriter::push_key`].
-    pub(crate) fn end_key(&mut self, frame: &mut ObjectFrame) {
-        frame.pending.key = Key::Arena {
-            start: frame.arena_start,
-            end: self.keys.len(),
-        };
-        frame.pending.prefix = utf16_prefix(&self.keys[frame.arena_start..]);
+    pub(crate) fn end_key(&mut self) {
         self.out.push(b':');
     }
 
-    /// Writes a whole key from an arbitrary string (copied into the arena).
+    /// Writes a whole key from an arbitrary string.
     pub(crate) fn key(&mut self, frame: &mut ObjectFrame, key: &str) {
         self.begin_key(frame);
-        self.push_key(key);
-        self.end_key(frame);
+        self.push_key(frame, key);
+        self.end_key();
     }
 
-    /// Writes a whole key from a struct field name (not copied).
+    /// Writes a whole key from a struct field name: `"name":`, straight into the output (the
+    /// name is not copied anywhere else; its ordering prefix is taken from it directly).
+    ///
+    /// Field names are plain identifiers, so the escaping check passes at once and the name is
+    /// copied whole; the output grows once for the comma, the quotes and the colon.
     pub(crate) fn static_key(&mut self, frame: &mut ObjectFrame, key: &'static str) {
+        let (prefix, plain) = self.names.get(key);
+        let out = &mut self.out;
+        out.reserve(key.len() + 4);
         if !frame.first {
-            self.out.push(b',');
+            out.push(b',');
         }
         frame.first = false;
-        frame.pending.start = self.out.len();
+        frame.pending.start = out.len();
         frame.pending.key = Key::Static(key);
-        let memo = &mut self.static_keys;
-        if memo.writes < 2 {
-            frame.pending.prefix = utf16_prefix(key.as_bytes());
-            write_str(&mut self.out, key);
-            self.out.push(b':');
-            return;
-        }
-        if memo.slots.is_empty() {
-            memo.slots.resize(STATIC_KEY_SLOTS, StaticKey::default());
-        }
-        let address = key.as_ptr() as usize;
-        let index = ((address >> 3) ^ key.len()) % STATIC_KEY_SLOTS;
-        let slot = memo.slots[index];
-        if slot.address == address && slot.len == key.len() && address != 0 {
-            frame.pending.prefix = slot.prefix;
-            self.out.extend_from_slice(&memo.text[slot.start..slot.end]);
-            return;
-        }
-        if memo.text.len() > STATIC_KEY_TEXT {
-            memo.text.clear();
-            memo.slots.fill(StaticKey::default());
-        }
-        let prefix = utf16_prefix(key.as_bytes());
-        let start = memo.text.len();
-        write_str(&mut memo.text, key);
-        memo.text.push(b':');
-        memo.slots[index] = StaticKey {
-            address,
-            len: key.len(),
-            prefix,
-            start,
-            end: memo.text.len(),
-        };
         frame.pending.prefix = prefix;
-        self.out.extend_from_slice(&memo.text[start..]);
+        out.push(b'"');
+        if plain {
+            out.extend_from_slice(key.as_bytes());
+        } else {
+            escape_into(out, key);
+        }
+        out.extend_from_slice(b"\":");
+    }
+
+    /// Writes a `&'static str` value (a unit variant's name) as a JSON string, escaping it
+    /// only if the memo says it needs it.
+    pub(crate) fn static_str(&mut self, value: &'static str) {
+        let (_, plain) = self.names.get(value);
+        let out = &mut self.out;
+        out.reserve(value.len() + 2);
+        out.push(b'"');
+        if plain {
+            out.extend_from_slice(value.as_bytes());
+        } else {
+            escape_into(out, value);
+        }
+        out.push(b'"');
     }
 
     pub(crate) fn end_value(&mut self, frame: &mut ObjectFrame) {
@@ -414,22 +540,27 @@ impl CanonicalWriter {
             ..
         } = self;
         let list = &mut entries[frame.entries_base..];
-        let key = |e: &Entry| e.key(keys);
-        let compare = |a: &Entry, b: &Entry| {
-            a.prefix
-                .cmp(&b.prefix)
-                .then_with(|| compare_utf16_bytes(key(a), key(b)))
-        };
-        let ordered = list
-            .windows(2)
-            .all(|w| compare(&w[0], &w[1]) == Ordering::Less);
-        if !ordered {
-            list.sort_unstable_by(compare);
-            if let Some(w) = list.windows(2).find(|w| key(&w[0]) == key(&w[1])) {
-                return Err(CanonicalError::DuplicateKey {
-                    key: String::from_utf8_lossy(key(&w[0])).into_owned(),
-                });
+        let ordered = {
+            let key = |e: &Entry| e.key(out, keys);
+            let compare = |a: &Entry, b: &Entry| {
+                a.prefix
+                    .cmp(&b.prefix)
+                    .then_with(|| compare_utf16_bytes(key(a), key(b)))
+            };
+            let ordered = list
+                .windows(2)
+                .all(|w| compare(&w[0], &w[1]) == Ordering::Less);
+            if !ordered {
+                list.sort_unstable_by(compare);
+                if let Some(w) = list.windows(2).find(|w| key(&w[0]) == key(&w[1])) {
+                    return Err(CanonicalError::DuplicateKey {
+                        key: String::from_utf8_lossy(key(&w[0])).into_owned(),
+                    });
+                }
             }
+            ordered
+        };
+        if !ordered {
             let base = frame.content_start;
             scratch.clear();
             scratch.extend_from_slice(&out[base..]);
@@ -539,23 +670,32 @@ pub(crate) fn escape_into(out: &mut Vec<u8>, s: &str) {
 }
 
 /// Whether any byte of `bytes` needs escaping in a JSON string ([`word_needs_escape`] over
-/// each eight bytes, the last ones padded with a letter).
+/// each eight bytes). The last bytes of a string of eight or more are tested as the string's
+/// last eight (testing a byte twice changes no answer); a shorter string is padded with a
+/// letter. Either way no bytes are copied into a buffer, which cost a call to `memcpy` for
+/// nearly every key and value written.
 fn needs_escape(bytes: &[u8]) -> bool {
-    let mut words = bytes.chunks_exact(8);
-    for word in &mut words {
-        let mut eight = [0u8; 8];
-        eight.copy_from_slice(word);
-        if word_needs_escape(u64::from_le_bytes(eight)) {
-            return true;
-        }
+    let word = |eight: [u8; 8]| word_needs_escape(u64::from_le_bytes(eight));
+    let n = bytes.len();
+    if let Some(last) = bytes.last_chunk::<8>() {
+        return bytes.chunks_exact(8).any(|chunk| {
+            let mut eight = [0u8; 8];
+            eight.copy_from_slice(chunk);
+            word(eight)
+        }) || word(*last);
     }
-    let rest = words.remainder();
-    if rest.is_empty() {
-        return false;
-    }
+    // Fewer than eight: the first four and the last four (overlapping), or the first, middle
+    // and last byte of a shorter string, cover every byte; the rest is a letter.
     let mut eight = [b'a'; 8];
-    eight[..rest.len()].copy_from_slice(rest);
-    word_needs_escape(u64::from_le_bytes(eight))
+    if let (Some(first), Some(last)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) {
+        eight[..4].copy_from_slice(first);
+        eight[4..].copy_from_slice(last);
+    } else if n > 0 {
+        eight[0] = bytes[0];
+        eight[1] = bytes[n / 2];
+        eight[2] = bytes[n - 1];
+    }
+    word(eight)
 }
 
 /// Whether any of the eight bytes of `word` needs escaping in a JSON string: a control
@@ -602,6 +742,14 @@ fn digits_u64(buf: &mut [u8; 20], mut v: u64) -> &[u8] {
 
 /// Appends an integer given as sign and magnitude, by the canonical integer rule.
 pub(crate) fn write_int_u64(out: &mut Vec<u8>, negative: bool, magnitude: u64) {
+    // Most integers a receipt holds (seats, columns, sequences, ticks) are one digit.
+    if magnitude < 10 {
+        if negative && magnitude != 0 {
+            out.push(b'-');
+        }
+        out.push(b'0' + magnitude as u8);
+        return;
+    }
     let quoted = magnitude > MAX_SAFE_INTEGER;
     if quoted {
         out.push(b'"');
@@ -734,7 +882,9 @@ mod tests {
             .map(char::from)
             .chain(['"', '\\', '\u{7f}', 'é', '€', '😀', '!', '#', '[', ']'])
             .collect();
-        for len in [1usize, 7, 8, 9, 15, 16, 17, 24] {
+        // Every length up to three words: strings shorter than a word are tested as
+        // overlapping halves or three bytes, longer ones with an overlapping last word.
+        for len in 1usize..=24 {
             for at in 0..len {
                 for &c in &special {
                     let mut s: String = "abcdefghijklmnopqrstuvwxyz"
@@ -764,6 +914,47 @@ mod tests {
                     expected,
                     "{b:#x} at {at}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn prefixes_order_keys_as_the_full_comparison_does() {
+        // Keys of every length around a word, sharing prefixes, with characters that rank
+        // differently in UTF-16 (U+E000.., U+FFFF) and above U+FFFF: whenever two prefixes
+        // differ, they must order the keys as `compare_utf16` does.
+        let pieces = [
+            "",
+            "a",
+            "ab",
+            "abcdefg",
+            "abcdefgh",
+            "\u{e000}",
+            "\u{ffff}",
+            "\u{1f600}",
+            "z",
+            "\u{7f}",
+        ];
+        let mut keys = Vec::new();
+        for a in pieces {
+            for b in pieces {
+                for c in ["", "x", "\u{0}"] {
+                    keys.push(format!("{a}{b}{c}"));
+                }
+            }
+        }
+        for a in &keys {
+            let pa = utf16_prefix(a.as_bytes());
+            let mut expected = [0u8; 8];
+            for (slot, byte) in expected.iter_mut().zip(a.bytes()) {
+                *slot = utf16_rank(byte);
+            }
+            assert_eq!(pa, u64::from_be_bytes(expected), "{a:?}");
+            for b in &keys {
+                let pb = utf16_prefix(b.as_bytes());
+                if pa != pb {
+                    assert_eq!(pa.cmp(&pb), compare_utf16(a, b), "{a:?} {b:?}");
+                }
             }
         }
     }

@@ -31,6 +31,7 @@ pub struct ObjectWriter<'a> {
 /// Writes one object key. Handed out by the serializer; not built directly.
 pub struct KeyWriter<'a> {
     w: &'a mut CanonicalWriter,
+    frame: &'a mut ObjectFrame,
 }
 
 /// `fmt::Write` into a JSON string body, escaping as it goes.
@@ -168,7 +169,8 @@ impl<'a> ser::Serializer for &'a mut CanonicalWriter {
         _index: u32,
         variant: &'static str,
     ) -> Result<()> {
-        self.serialize_str(variant)
+        self.static_str(variant);
+        Ok(())
     }
 
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
@@ -352,8 +354,11 @@ impl ser::SerializeMap for ObjectWriter<'_> {
 
     fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
         self.w.begin_key(&mut self.frame);
-        key.serialize(KeyWriter { w: &mut *self.w })?;
-        self.w.end_key(&mut self.frame);
+        key.serialize(KeyWriter {
+            w: &mut *self.w,
+            frame: &mut self.frame,
+        })?;
+        self.w.end_key();
         Ok(())
     }
 
@@ -401,7 +406,8 @@ impl ser::SerializeStructVariant for ObjectWriter<'_> {
 impl KeyWriter<'_> {
     fn int(self, negative: bool, magnitude: u128) -> Result<()> {
         let mut buf = [0; 41];
-        self.w.push_key(decimal_str(&mut buf, negative, magnitude));
+        self.w
+            .push_key(self.frame, decimal_str(&mut buf, negative, magnitude));
         Ok(())
     }
 }
@@ -418,7 +424,8 @@ impl ser::Serializer for KeyWriter<'_> {
     type SerializeStructVariant = Impossible<(), CanonicalError>;
 
     fn serialize_bool(self, v: bool) -> Result<()> {
-        self.w.push_key(if v { "true" } else { "false" });
+        self.w
+            .push_key(self.frame, if v { "true" } else { "false" });
         Ok(())
     }
     fn serialize_i8(self, v: i8) -> Result<()> {
@@ -459,11 +466,11 @@ impl ser::Serializer for KeyWriter<'_> {
     }
     fn serialize_char(self, v: char) -> Result<()> {
         let mut buf = [0; 4];
-        self.w.push_key(v.encode_utf8(&mut buf));
+        self.w.push_key(self.frame, v.encode_utf8(&mut buf));
         Ok(())
     }
     fn serialize_str(self, v: &str) -> Result<()> {
-        self.w.push_key(v);
+        self.w.push_key(self.frame, v);
         Ok(())
     }
     fn serialize_bytes(self, _v: &[u8]) -> Result<()> {
@@ -487,7 +494,7 @@ impl ser::Serializer for KeyWriter<'_> {
         _index: u32,
         variant: &'static str,
     ) -> Result<()> {
-        self.w.push_key(variant);
+        self.w.push_key(self.frame, variant);
         Ok(())
     }
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
@@ -544,7 +551,7 @@ impl ser::Serializer for KeyWriter<'_> {
         Err(CanonicalError::KeyNotString)
     }
     fn collect_str<T: ?Sized + core::fmt::Display>(self, value: &T) -> Result<()> {
-        self.w.push_key(&value.to_string());
+        self.w.push_key(self.frame, &value.to_string());
         Ok(())
     }
 }
