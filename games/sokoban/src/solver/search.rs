@@ -780,6 +780,17 @@ impl Search<'_> {
         for &b in &current {
             self.occupied[usize::from(b)] = true;
         }
+        // A node stored before a dead pattern that holds in it was learned is dead as well
+        // (any cell of the player's region stands for the region).
+        if current
+            .iter()
+            .any(|&b| self.deadlocks.matches(&self.occupied, b, self.player[i]))
+        {
+            for &b in &current {
+                self.occupied[usize::from(b)] = false;
+            }
+            return Expansion::Done;
+        }
         self.reach(self.player[i]);
         // Child normalization reuses the reach buffers: keep this node's region apart.
         self.stamp = self.stamp.wrapping_add(1);
@@ -887,7 +898,11 @@ impl Search<'_> {
                 }
                 self.occupied[usize::from(b)] = false;
                 self.occupied[usize::from(to)] = true;
-                let frozen = freeze_deadlock(graph, &self.occupied, to, &mut self.stack);
+                // After the push the player stands where the box was before its last push.
+                let stands = path.last().map_or(b, |p| p.from);
+                // A dead corral kept as a pattern holds here: the child is dead already.
+                let frozen = freeze_deadlock(graph, &self.occupied, to, &mut self.stack)
+                    || self.deadlocks.matches(&self.occupied, to, stands);
                 self.occupied[usize::from(to)] = false;
                 self.occupied[usize::from(b)] = true;
                 if frozen {
@@ -900,8 +915,6 @@ impl Search<'_> {
                 } else {
                     path.len().max(1) as u32
                 };
-                // After the push the player stands where the box was before its last push.
-                let stands = path.last().map_or(b, |p| p.from);
                 let child_g = g + step;
                 // The child's player: normalized over the child's boxes.
                 let known = if path.is_empty() {
