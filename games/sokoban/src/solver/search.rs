@@ -151,6 +151,9 @@ struct Search<'g> {
     tunnel: Vec<u32>,
     /// Nodes expanded so far.
     nodes: u64,
+    /// Children and nodes found dead by a kept corral pattern ([`CorralDeadlocks::matches`]):
+    /// what the tests read to see that the patterns are used.
+    pattern_cuts: u64,
     /// An entry popped when the search paused ([`Search::run`]): the next one to expand.
     held: Option<OpenEntry>,
     /// Scratch space for a child's boxes.
@@ -443,6 +446,7 @@ impl<'a> Search<'a> {
                 Vec::new()
             },
             nodes: 0,
+            pattern_cuts: 0,
             held: None,
             child: vec![0; count],
             matched_node: ROOT,
@@ -786,6 +790,7 @@ impl Search<'_> {
             .iter()
             .any(|&b| self.deadlocks.matches(&self.occupied, b, self.player[i]))
         {
+            self.pattern_cuts += 1;
             for &b in &current {
                 self.occupied[usize::from(b)] = false;
             }
@@ -901,8 +906,11 @@ impl Search<'_> {
                 // After the push the player stands where the box was before its last push.
                 let stands = path.last().map_or(b, |p| p.from);
                 // A dead corral kept as a pattern holds here: the child is dead already.
-                let frozen = freeze_deadlock(graph, &self.occupied, to, &mut self.stack)
-                    || self.deadlocks.matches(&self.occupied, to, stands);
+                let mut frozen = freeze_deadlock(graph, &self.occupied, to, &mut self.stack);
+                if !frozen && self.deadlocks.matches(&self.occupied, to, stands) {
+                    self.pattern_cuts += 1;
+                    frozen = true;
+                }
                 self.occupied[usize::from(to)] = false;
                 self.occupied[usize::from(b)] = true;
                 if frozen {
@@ -1284,5 +1292,65 @@ fn place(boxes: &[u16], k: usize, to: u16, child: &mut [u16]) {
     while j + 1 < child.len() && child[j + 1] < child[j] {
         child.swap(j, j + 1);
         j += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::parse_collection;
+
+    /// The first `take` levels of Microban I from the shared data folder.
+    fn microban(take: usize) -> Vec<crate::level::Level> {
+        let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../../shared/data/sokoban/microban.xsb");
+        let path = if path.exists() {
+            path
+        } else {
+            std::path::PathBuf::from("/work/shared/data/sokoban/microban.xsb")
+        };
+        let text = std::fs::read_to_string(path).unwrap();
+        let levels = parse_collection(&text, "microban.xsb").levels;
+        levels.into_iter().take(take).flatten().collect()
+    }
+
+    /// Dead corrals found while searching are kept as patterns and cut children and nodes
+    /// later in the same search (2026-12-07): fails if the search stops learning them or
+    /// stops looking them up.
+    #[test]
+    fn dead_corral_patterns_cut_later_positions() {
+        let mut cuts = 0;
+        for level in microban(60) {
+            let graph = CellGraph::square(&level, level.player());
+            let boxes: Vec<u16> = level
+                .boxes()
+                .iter()
+                .map(|b| graph.compact[b.index()])
+                .collect();
+            let player = graph.compact[level.player().index()];
+            let (rooms, tunnel) = (Rooms::new(&graph), tunnel_cells(&graph));
+            let start = Start {
+                graph: &graph,
+                boxes: &boxes,
+                player,
+                rooms: &rooms,
+                tunnel: &tunnel,
+                memory: 64 << 20,
+                below: None,
+            };
+            let mut search = Search::new(&start, Strategy::Features, false);
+            if search.start(&boxes, player, None).is_some() {
+                continue;
+            }
+            let limits = Limits {
+                nodes: 2_000,
+                memory: 64 << 20,
+                cancel: &[],
+                below: None,
+            };
+            search.run(&limits, u64::MAX);
+            cuts += search.pattern_cuts;
+        }
+        assert!(cuts > 0, "no position was cut by a dead corral pattern");
     }
 }
