@@ -46,14 +46,29 @@ struct Pattern {
     region: Vec<u64>,
 }
 
+/// A 64-bit summary of a set of box cells: bit `c % 64` for each cell `c`. A pattern whose
+/// summary has a bit the position's lacks can't be held by it; the lookup tests that first, on
+/// the summaries stored beside each cell's pattern numbers, so most patterns cost one AND and
+/// no visit to the pattern itself (without it the lookups made XSokoban 4 about 1.6 times
+/// slower per node at 200,000 nodes).
+pub(crate) fn signature(boxes: &[u16]) -> u64 {
+    boxes.iter().fold(0, |sig, &b| sig | bit(b))
+}
+
+/// The bit of cell `c` in a [`signature`].
+pub(crate) fn bit(c: u16) -> u64 {
+    1 << (c % 64)
+}
+
 /// The corral deadlock check's scratch space and its answers so far.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct CorralDeadlocks {
     /// (sorted boxes, then the normalized player) → dead.
     answers: BTreeMap<Vec<u16>, bool>,
-    /// The dead corrals found so far, and per cell the patterns with a box there.
+    /// The dead corrals found so far, and per cell the patterns with a box there (each with
+    /// its boxes' [`signature`]).
     patterns: Vec<Pattern>,
-    by_cell: Vec<Vec<u32>>,
+    by_cell: Vec<Vec<(u64, u32)>>,
     occupied: Vec<bool>,
     seen: Vec<u32>,
     mark: u32,
@@ -112,8 +127,9 @@ impl CorralDeadlocks {
             self.occupied[usize::from(b)] = false;
         }
         let id = self.patterns.len() as u32;
+        let sig = signature(boxes);
         for &b in boxes {
-            self.by_cell[usize::from(b)].push(id);
+            self.by_cell[usize::from(b)].push((sig, id));
         }
         self.patterns.push(Pattern {
             boxes: boxes.to_vec(),
@@ -126,12 +142,16 @@ impl CorralDeadlocks {
     /// `player` lies in the pattern's region. Only patterns through the box just moved can
     /// newly match a child: with it left out, the parent held the same pattern boxes, and the
     /// cell the player now stands on (the box's old one) joins the parent player's region in
-    /// the pattern's board, so the parent matched already. `true` is a proof.
-    pub(crate) fn matches(&self, occupied: &[bool], moved: u16, player: u16) -> bool {
+    /// the pattern's board, so the parent matched already. `sig` is the [`signature`] of the
+    /// position's boxes or of a superset of them (it only filters). `true` is a proof.
+    pub(crate) fn matches(&self, occupied: &[bool], moved: u16, player: u16, sig: u64) -> bool {
         let Some(ids) = self.by_cell.get(usize::from(moved)) else {
             return false;
         };
-        ids.iter().any(|&id| {
+        ids.iter().any(|&(pattern_sig, id)| {
+            if pattern_sig & !sig != 0 {
+                return false;
+            }
             let pattern = &self.patterns[id as usize];
             pattern.region[usize::from(player) / 64] & 1 << (player % 64) != 0
                 && pattern.boxes.iter().all(|&b| occupied[usize::from(b)])
@@ -372,7 +392,11 @@ mod tests {
                     occupied[usize::from(b)] = true;
                 }
                 // First the patterns learned so far: a match must be a dead position.
-                if boxes.iter().any(|&b| check.matches(&occupied, b, player)) {
+                let sig = signature(&boxes);
+                if boxes
+                    .iter()
+                    .any(|&b| check.matches(&occupied, b, player, sig))
+                {
                     matched += 1;
                     match solvable(&graph, &boxes, player, 200_000) {
                         Some(true) => panic!("a pattern matched a solvable position: {boxes:?}"),
@@ -402,7 +426,7 @@ mod tests {
                 }) {
                     learned += check.patterns.len() - before;
                     // The position it was learned from matches its own pattern.
-                    assert!(check.matches(&occupied, corral.boxes[0], player));
+                    assert!(check.matches(&occupied, corral.boxes[0], player, sig));
                 }
             }
         }

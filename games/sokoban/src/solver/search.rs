@@ -13,7 +13,7 @@
 //! (the bytes of its own tables, checked before they grow), or when its cancel flag is raised.
 
 use super::corral::Corrals;
-use super::deadlock::CorralDeadlocks;
+use super::deadlock::{bit, signature, CorralDeadlocks};
 use super::features::{FeatureCell, Features};
 use super::freeze::freeze_deadlock;
 use super::graph::{CellGraph, NONE};
@@ -786,10 +786,11 @@ impl Search<'_> {
         }
         // A node stored before a dead pattern that holds in it was learned is dead as well
         // (any cell of the player's region stands for the region).
-        if current
-            .iter()
-            .any(|&b| self.deadlocks.matches(&self.occupied, b, self.player[i]))
-        {
+        let sig = signature(&current);
+        if current.iter().any(|&b| {
+            self.deadlocks
+                .matches(&self.occupied, b, self.player[i], sig)
+        }) {
             self.pattern_cuts += 1;
             for &b in &current {
                 self.occupied[usize::from(b)] = false;
@@ -907,7 +908,12 @@ impl Search<'_> {
                 let stands = path.last().map_or(b, |p| p.from);
                 // A dead corral kept as a pattern holds here: the child is dead already.
                 let mut frozen = freeze_deadlock(graph, &self.occupied, to, &mut self.stack);
-                if !frozen && self.deadlocks.matches(&self.occupied, to, stands) {
+                // The parent's boxes and `to`: a superset of the child's, as the filter needs.
+                if !frozen
+                    && self
+                        .deadlocks
+                        .matches(&self.occupied, to, stands, sig | bit(to))
+                {
                     self.pattern_cuts += 1;
                     frozen = true;
                 }
