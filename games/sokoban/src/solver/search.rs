@@ -13,7 +13,7 @@
 //! (the bytes of its own tables, checked before they grow), or when its cancel flag is raised.
 
 use super::corral::Corrals;
-use super::deadlock::CorralDeadlocks;
+use super::deadlock::{bit, signature, CorralDeadlocks};
 use super::features::{FeatureCell, Features};
 use super::freeze::freeze_deadlock;
 use super::graph::{CellGraph, NONE};
@@ -151,6 +151,9 @@ struct Search<'g> {
     tunnel: Vec<u32>,
     /// Nodes expanded so far.
     nodes: u64,
+    /// Children and nodes found dead by a kept corral pattern ([`CorralDeadlocks::matches`]):
+    /// what the tests read to see that the patterns are used.
+    pattern_cuts: u64,
     /// An entry popped when the search paused ([`Search::run`]): the next one to expand.
     held: Option<OpenEntry>,
     /// Scratch space for a child's boxes.
@@ -443,6 +446,7 @@ impl<'a> Search<'a> {
                 Vec::new()
             },
             nodes: 0,
+            pattern_cuts: 0,
             held: None,
             child: vec![0; count],
             matched_node: ROOT,
@@ -780,6 +784,19 @@ impl Search<'_> {
         for &b in &current {
             self.occupied[usize::from(b)] = true;
         }
+        // A node stored before a dead pattern that holds in it was learned is dead as well
+        // (any cell of the player's region stands for the region).
+        let sig = signature(&current);
+        if current.iter().any(|&b| {
+            self.deadlocks
+                .matches(&self.occupied, b, self.player[i], sig)
+        }) {
+            self.pattern_cuts += 1;
+            for &b in &current {
+                self.occupied[usize::from(b)] = false;
+            }
+            return Expansion::Done;
+        }
         self.reach(self.player[i]);
         // Child normalization reuses the reach buffers: keep this node's region apart.
         self.stamp = self.stamp.wrapping_add(1);
@@ -887,7 +904,19 @@ impl Search<'_> {
                 }
                 self.occupied[usize::from(b)] = false;
                 self.occupied[usize::from(to)] = true;
-                let frozen = freeze_deadlock(graph, &self.occupied, to, &mut self.stack);
+                // After the push the player stands where the box was before its last push.
+                let stands = path.last().map_or(b, |p| p.from);
+                // A dead corral kept as a pattern holds here: the child is dead already.
+                let mut frozen = freeze_deadlock(graph, &self.occupied, to, &mut self.stack);
+                // The parent's boxes and `to`: a superset of the child's, as the filter needs.
+                if !frozen
+                    && self
+                        .deadlocks
+                        .matches(&self.occupied, to, stands, sig | bit(to))
+                {
+                    self.pattern_cuts += 1;
+                    frozen = true;
+                }
                 self.occupied[usize::from(to)] = false;
                 self.occupied[usize::from(b)] = true;
                 if frozen {
@@ -900,8 +929,6 @@ impl Search<'_> {
                 } else {
                     path.len().max(1) as u32
                 };
-                // After the push the player stands where the box was before its last push.
-                let stands = path.last().map_or(b, |p| p.from);
                 let child_g = g + step;
                 // The child's player: normalized over the child's boxes.
                 let known = if path.is_empty() {
@@ -1271,5 +1298,65 @@ fn place(boxes: &[u16], k: usize, to: u16, child: &mut [u16]) {
     while j + 1 < child.len() && child[j + 1] < child[j] {
         child.swap(j, j + 1);
         j += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::parse_collection;
+
+    /// The first `take` levels of Microban I from the shared data folder.
+    fn microban(take: usize) -> Vec<crate::level::Level> {
+        let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../../shared/data/sokoban/microban.xsb");
+        let path = if path.exists() {
+            path
+        } else {
+            std::path::PathBuf::from("/work/shared/data/sokoban/microban.xsb")
+        };
+        let text = std::fs::read_to_string(path).unwrap();
+        let levels = parse_collection(&text, "microban.xsb").levels;
+        levels.into_iter().take(take).flatten().collect()
+    }
+
+    /// Dead corrals found while searching are kept as patterns and cut children and nodes
+    /// later in the same search (2026-12-07): fails if the search stops learning them or
+    /// stops looking them up.
+    #[test]
+    fn dead_corral_patterns_cut_later_positions() {
+        let mut cuts = 0;
+        for level in microban(60) {
+            let graph = CellGraph::square(&level, level.player());
+            let boxes: Vec<u16> = level
+                .boxes()
+                .iter()
+                .map(|b| graph.compact[b.index()])
+                .collect();
+            let player = graph.compact[level.player().index()];
+            let (rooms, tunnel) = (Rooms::new(&graph), tunnel_cells(&graph));
+            let start = Start {
+                graph: &graph,
+                boxes: &boxes,
+                player,
+                rooms: &rooms,
+                tunnel: &tunnel,
+                memory: 64 << 20,
+                below: None,
+            };
+            let mut search = Search::new(&start, Strategy::Features, false);
+            if search.start(&boxes, player, None).is_some() {
+                continue;
+            }
+            let limits = Limits {
+                nodes: 2_000,
+                memory: 64 << 20,
+                cancel: &[],
+                below: None,
+            };
+            search.run(&limits, u64::MAX);
+            cuts += search.pattern_cuts;
+        }
+        assert!(cuts > 0, "no position was cut by a dead corral pattern");
     }
 }
