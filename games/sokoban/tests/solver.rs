@@ -358,6 +358,23 @@ fn deadlocked_finds_dead_squares_freezes_and_bipartite_deadlocks() {
     }
 }
 
+/// A hint is the first push of what `solve` finds on one thread (the feature-space search
+/// taking turns with greedy), not of greedy alone: Microban IV 38 is solved by the former in
+/// about 500 nodes and not by greedy in 10,000 — so a hint within 2,000 nodes fails if hints go
+/// back to greedy. Its pushes left are those of `solve`'s solution at the same budget.
+#[test]
+fn hints_come_from_the_search_solve_runs() {
+    let levels = levels("microban-iv.xsb");
+    let level = &levels[37];
+    let start = solver::start_position(level);
+    let solved = solver::solve(level, &start, &options(2_000)).unwrap();
+    let solution = solved.solution().expect("solved within 2,000 nodes");
+    match solver::hint(level, &start, 2_000).unwrap() {
+        Hint::Push { pushes_left, .. } => assert_eq!(pushes_left, solution.pushes),
+        other => panic!("no hint within 2,000 nodes: {other:?}"),
+    }
+}
+
 #[test]
 fn following_hints_solves_a_level() {
     let levels = levels("microban.xsb");
