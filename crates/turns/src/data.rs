@@ -98,7 +98,13 @@ impl TurnData {
         }
     }
 
+    // `#[inline]` on `set_type`, `set_status` and `reset`: they run on every turn of every
+    // move, and once this crate grew its hand-written event writers, thin LTO stopped inlining
+    // them into the transition (+68 instructions a bare Connect Four move, measured with
+    // callgrind; docs/benchmarks.md).
+
     /// Sets the type; emits [`TurnEvent::TurnTypeChanged`] and returns `true` only if it changed.
+    #[inline]
     pub fn set_type<P, S>(
         &mut self,
         turn_type: TurnType,
@@ -117,6 +123,7 @@ impl TurnData {
 
     /// Sets the status; emits [`TurnEvent::TurnStatusChanged`] and returns `true` only if it
     /// changed, and also [`TurnEvent::TurnActivated`] when it became `Active`.
+    #[inline]
     pub fn set_status<P, S>(
         &mut self,
         status: TurnStatus,
@@ -149,6 +156,7 @@ impl TurnData {
     /// Restores `ticks` to 0 and replaces whichever fields `reset` names; emits
     /// [`TurnEvent::TurnTimerReset`], then the type and status events of any real change (so a
     /// client never misses a status change, whatever operation made it).
+    #[inline]
     pub fn reset<P, S>(&mut self, reset: ResetTurn, events: &mut impl TurnEventSink<P, S>) {
         let ResetTurn {
             config,
