@@ -507,15 +507,7 @@ async fn content(db: Db) {
     // Operations routes.
     let (status, health) = s.get("/healthz", None).await;
     assert_eq!((status, &health["status"]), (200, &json!("ok")));
-    let text = s
-        .http
-        .get(s.url("/metrics"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let text = metrics_text(&s).await;
     assert!(
         text.contains("turnstile_commands_total{outcome=\"accepted\"}"),
         "{text}"
@@ -523,11 +515,7 @@ async fn content(db: Db) {
     assert!(text.contains("turnstile_command_duration_seconds_bucket"));
     assert!(text.contains("turnstile_live_matches"));
     // The command above was committed: the store counts its group commits.
-    let commits: u64 = text
-        .lines()
-        .find_map(|l| l.strip_prefix("turnstile_store_commits_total "))
-        .and_then(|n| n.parse().ok())
-        .expect("turnstile_store_commits_total");
+    let commits = counter(&text, "turnstile_store_commits_total");
     assert!(commits >= 1, "{commits}");
     if cfg!(target_os = "linux") {
         assert!(text.contains("\nprocess_resident_memory_bytes "), "{text}");
@@ -896,21 +884,32 @@ async fn restart(db: Db) {
 }
 on_both_backends!(a_restart_finds_every_match_intact, restart);
 
-/// The `turnstile_store_log_pages_read_total` counter as `/metrics` shows it.
-async fn log_pages_read(s: &TestServer) -> u64 {
-    let text = s
-        .http
+/// The `/metrics` text.
+async fn metrics_text(s: &TestServer) -> String {
+    s.http
         .get(s.url("/metrics"))
         .send()
         .await
         .unwrap()
         .text()
         .await
-        .unwrap();
+        .unwrap()
+}
+
+/// An unlabelled counter's value in the `/metrics` text.
+fn counter(text: &str, name: &str) -> u64 {
     text.lines()
-        .find_map(|l| l.strip_prefix("turnstile_store_log_pages_read_total "))
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' '))
         .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no log-page counter in {text}"))
+        .unwrap_or_else(|| panic!("no {name} in {text}"))
+}
+
+/// The `turnstile_store_log_pages_read_total` counter as `/metrics` shows it.
+async fn log_pages_read(s: &TestServer) -> u64 {
+    counter(
+        &metrics_text(s).await,
+        "turnstile_store_log_pages_read_total",
+    )
 }
 
 /// The store announces this node's own commits too, usually before the command that made them

@@ -275,7 +275,6 @@ impl CorralDeadlocks {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::level::parse_collection;
     use crate::solver::corral::Corrals;
 
     /// Whether any push sequence puts every box on a goal: a plain breadth-first search over
@@ -342,15 +341,7 @@ mod tests {
     /// earlier ones (with other boxes around them and the player elsewhere).
     #[test]
     fn positions_holding_a_dead_pattern_are_unsolvable() {
-        let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../shared/data/sokoban/microban.xsb");
-        let path = if path.exists() {
-            path
-        } else {
-            std::path::PathBuf::from("/work/shared/data/sokoban/microban.xsb")
-        };
-        let text = std::fs::read_to_string(path).unwrap();
-        let levels = parse_collection(&text, "microban.xsb").levels;
+        let levels = crate::solver::test_data::microban().levels;
         let mut seed = 0x9e37_79b9_u64;
         let mut random = |n: usize| {
             seed = seed
@@ -440,15 +431,7 @@ mod tests {
     /// unsolvable by a plain exhaustive search (soundness), and the check does find some.
     #[test]
     fn corrals_called_dead_are_unsolvable() {
-        let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../shared/data/sokoban/microban.xsb");
-        let path = if path.exists() {
-            path
-        } else {
-            std::path::PathBuf::from("/work/shared/data/sokoban/microban.xsb")
-        };
-        let text = std::fs::read_to_string(path).unwrap();
-        let levels = parse_collection(&text, "microban.xsb").levels;
+        let levels = crate::solver::test_data::microban().levels;
         let mut seed = 0x1234_5678_u64;
         let mut random = |n: usize| {
             seed = seed

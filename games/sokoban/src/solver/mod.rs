@@ -754,3 +754,21 @@ pub fn hint(level: &Level, position: &Position, node_budget: u64) -> Result<Hint
         },
     })
 }
+
+/// Test data shared by the solver's unit tests.
+#[cfg(test)]
+pub(crate) mod test_data {
+    /// Microban I's levels, from the shared data folder (beside the repository, or at
+    /// `/work/shared` where this checkout was made).
+    pub(crate) fn microban() -> crate::level::ParsedCollection {
+        let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../../shared/data/sokoban/microban.xsb");
+        let path = if path.exists() {
+            path
+        } else {
+            std::path::PathBuf::from("/work/shared/data/sokoban/microban.xsb")
+        };
+        let text = std::fs::read_to_string(path).unwrap();
+        crate::level::parse_collection(&text, "microban.xsb")
+    }
+}

@@ -1304,19 +1304,10 @@ fn place(boxes: &[u16], k: usize, to: u16, child: &mut [u16]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::level::parse_collection;
 
     /// The first `take` levels of Microban I from the shared data folder.
     fn microban(take: usize) -> Vec<crate::level::Level> {
-        let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../shared/data/sokoban/microban.xsb");
-        let path = if path.exists() {
-            path
-        } else {
-            std::path::PathBuf::from("/work/shared/data/sokoban/microban.xsb")
-        };
-        let text = std::fs::read_to_string(path).unwrap();
-        let levels = parse_collection(&text, "microban.xsb").levels;
+        let levels = crate::solver::test_data::microban().levels;
         levels.into_iter().take(take).flatten().collect()
     }
 
