@@ -17,6 +17,7 @@
 #   tests/ha/cluster.sh kill NODE      # kill -9 that node's Patroni and every PostgreSQL process
 #                                      # (prints the moment of the kill in Unix milliseconds)
 #   tests/ha/cluster.sh revive NODE    # start that node's Patroni again (it rejoins, pg_rewind)
+#   tests/ha/cluster.sh diagnose       # the cluster view and each member's last Patroni log lines
 #   tests/ha/cluster.sh stop           # stop everything this script started, by pid
 #
 # Everything lives under $HA_DIR (default /tmp/turnstile-ha). Ports: etcd 23790/23800,
@@ -192,24 +193,45 @@ primary() {
   cluster_json | jq -r '.members[] | select(.role == "leader" and .state == "running") | .name' | head -n 1
 }
 
-# The primary really has a synchronous standby that is streaming (asked of PostgreSQL itself).
+# The primary really has a synchronous standby that is streaming, and Patroni agrees which one
+# it is. PostgreSQL is asked which standby is `sync` and streaming; Patroni's cluster view must
+# name that same member `sync_standby`. With synchronous_mode_strict only the member in
+# Patroni's /sync key may be promoted, so a kill in the window where PostgreSQL already streams
+# synchronously to a rejoined node but the key still names another (or none) would leave no
+# member allowed to take over until Patroni's next loops settle it (one CI run waited past 60 s
+# for a promotion; asking only PostgreSQL could not see that window).
 has_sync_standby() {
-  local p
+  local p json named streaming
   p=$(primary)
   [ -n "$p" ] || return 1
   [ "$(psql -h 127.0.0.1 -p "${PG_PORT[$p]}" -U postgres -d postgres -tAc \
-      "select count(*) from pg_stat_replication where sync_state = 'sync' and state = 'streaming'" \
-      2>/dev/null)" = "1" ] || return 1
-  [ "$(psql -h 127.0.0.1 -p "${PG_PORT[$p]}" -U postgres -d postgres -tAc \
-      "select pg_is_in_recovery()" 2>/dev/null)" = "f" ]
+      "select pg_is_in_recovery()" 2>/dev/null)" = "f" ] || return 1
+  streaming=$(psql -h 127.0.0.1 -p "${PG_PORT[$p]}" -U postgres -d postgres -tAc \
+      "select string_agg(application_name, ',') from pg_stat_replication where sync_state = 'sync' and state = 'streaming'" \
+      2>/dev/null) || return 1
+  json=$(cluster_json) || return 1
+  named=$(echo "$json" | jq -r '[.members[] | select(.role == "sync_standby" and (.state == "streaming" or .state == "running")) | .name] | join(",")')
+  [ -n "$streaming" ] && [ "$streaming" = "$named" ]
+}
+
+# What a stalled failover leaves to read: the cluster as Patroni sees it and the last lines of
+# every member's Patroni log (printed to stderr by `tests/ha/cluster.sh diagnose`).
+diagnose() {
+  local node
+  log "cluster view:"
+  cluster_json >&2 || log "(no member's REST API answers)"
+  for node in "${NODES[@]}"; do
+    log "last lines of $node's Patroni log:"
+    tail -n 40 "$HA_DIR/$node/patroni.log" >&2 2>/dev/null || true
+  done
 }
 
 wait_sync() {
   local limit=${1:-120} start=$SECONDS
   while ! has_sync_standby; do
     if [ $((SECONDS - start)) -ge "$limit" ]; then
-      log "no synchronous standby after ${limit}s"
-      cluster_json >&2 || true
+      log "no synchronous standby (that PostgreSQL and Patroni agree on) after ${limit}s"
+      diagnose
       return 1
     fi
     sleep 0.5
@@ -228,7 +250,7 @@ wait_members() {
   while ! all_members_up; do
     if [ $((SECONDS - start)) -ge "$limit" ]; then
       log "not every member is up after ${limit}s"
-      cluster_json >&2 || true
+      diagnose
       return 1
     fi
     sleep 0.5
@@ -318,7 +340,8 @@ case "${1:-}" in
   port) echo "${PG_PORT[$2]}" ;;
   wait-sync) wait_sync "${2:-120}" ;;
   wait-members) wait_members "${2:-120}" ;;
+  diagnose) diagnose ;;
   kill) kill_node "$2" ;;
   revive) revive "$2" ;;
-  *) echo "usage: $0 start|stop|status|url|primary|port NODE|wait-sync [S]|wait-members [S]|kill NODE|revive NODE" >&2; exit 2 ;;
+  *) echo "usage: $0 start|stop|status|url|primary|port NODE|wait-sync [S]|wait-members [S]|diagnose|kill NODE|revive NODE" >&2; exit 2 ;;
 esac

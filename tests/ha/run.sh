@@ -89,7 +89,11 @@ for i in $(seq 1 "$KILLS"); do
     [ -n "$new" ] && [ "$new" != "$primary" ] && break
     sleep 0.25
   done
-  [ -n "$new" ] && [ "$new" != "$primary" ] || { say "no new primary 60 s after killing $primary"; exit 1; }
+  if [ -z "$new" ] || [ "$new" = "$primary" ]; then
+    say "no new primary 60 s after killing $primary"
+    bash "$CLUSTER" diagnose
+    exit 1
+  fi
   promoted_ms=$(( $(ms) - killed_at ))
   # The killed node comes back (as its supervisor would restart it) and rejoins as a replica.
   bash "$CLUSTER" revive "$primary"

@@ -279,6 +279,21 @@ pub trait Game: Sized + Send + Sync + 'static {
         Vec::new()
     }
 
+    /// [`enumerate_actions`](Self::enumerate_actions) into a list the caller keeps: `out` is
+    /// cleared, then holds the same actions in the same order. A bot or a benchmark that picks a
+    /// move every command reuses one list and allocates nothing for it once it has grown; a game
+    /// whose listing is hot overrides this (the kit does), and the default simply moves the
+    /// list [`enumerate_actions`](Self::enumerate_actions) makes into `out`.
+    fn enumerate_actions_into(
+        content: &Self::Content,
+        state: &Self::State,
+        seat: Seat,
+        out: &mut Vec<Self::Action>,
+    ) {
+        out.clear();
+        out.append(&mut Self::enumerate_actions(content, state, seat));
+    }
+
     /// Judges an action without changing anything.
     fn check(
         content: &Self::Content,

@@ -198,6 +198,13 @@ impl RulesChecker<'_> {
         let default = self.default_turn_config(top);
         match (configs, default) {
             (Some(turn_configs), Some(default_turn_config)) if self.problems.is_empty() => {
+                // The table's own copy of the default id (`default_turn_config` checked that the
+                // table has it): every match set up under the default then finds its config by
+                // address, never by comparing text.
+                let default_turn_config = turn_configs
+                    .id(&default_turn_config)
+                    .cloned()
+                    .unwrap_or(default_turn_config);
                 Ok(Rules {
                     turn_configs,
                     default_turn_config,

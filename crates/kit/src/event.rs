@@ -165,6 +165,7 @@ impl<'a, G: KitGame> GameEvents<'a, G> {
 }
 
 impl<G: KitGame> TurnEventSink<G::Move, ()> for GameEvents<'_, G> {
+    #[inline]
     fn record(&mut self, event: TurnEvent<G::Move, ()>) {
         debug_assert!(
             self.keep_signals || !event.is_signal(),
@@ -173,6 +174,7 @@ impl<G: KitGame> TurnEventSink<G::Move, ()> for GameEvents<'_, G> {
         self.events.push(KitEvent::Turn { event });
     }
 
+    #[inline]
     fn keeps_signals(&self) -> bool {
         self.keep_signals
     }

@@ -204,6 +204,20 @@ impl<G: KitGame> Game for Kit<G> {
         G::moves(&state.board, seat).map(Action::Play).collect()
     }
 
+    /// The same moves as [`enumerate_actions`](Game::enumerate_actions), into the caller's list.
+    fn enumerate_actions_into(
+        _: &Rules,
+        state: &KitState<G>,
+        seat: Seat,
+        out: &mut Vec<Action<G>>,
+    ) {
+        out.clear();
+        if state.result.is_some() || state.turns.check_play(seat).is_err() {
+            return;
+        }
+        out.extend(G::moves(&state.board, seat).map(Action::Play));
+    }
+
     fn check(
         rules: &Rules,
         state: &KitState<G>,

@@ -147,7 +147,6 @@ fn play_on<G: KitGame>(
     let mut referee = Referee::<G> {
         board,
         result,
-        target: None,
         clock_runs,
     };
     let mut handle = turns
@@ -167,8 +166,6 @@ fn play_on<G: KitGame>(
 struct Referee<'a, G: KitGame> {
     board: &'a mut G::Board,
     result: &'a mut Option<MatchResult<G::Win>>,
-    /// What the `Play` being applied will do, found before the framework accepts it.
-    target: Option<G::Target>,
     /// Whether any turn of the match can time out (`MatchTurns::can_time_out` before the
     /// command): only then does the clock advance to the command's tick.
     clock_runs: bool,
@@ -196,8 +193,18 @@ impl<G: KitGame> Referee<'_, G> {
             Action::Play(mv) => {
                 let seat = self.advance(turns, ctx)?;
                 turns.state().check_play(seat)?;
-                self.target = Some(G::check(self.board, seat, mv).map_err(KitError::Game)?);
-                turns.play(self, seat, mv.clone())?;
+                let target = G::check(self.board, seat, mv).map_err(KitError::Game)?;
+                // The move is complete at once and the referee's other signals do nothing for
+                // a turn that ends with `Play`: the turn framework's one-step path
+                // (`Turns::play_at_once`), the same transition as `play` with the signals below.
+                let (board, result) = (&mut *self.board, &mut *self.result);
+                turns.play_at_once(seat, mv, |sink| match G::apply(board, seat, target, sink) {
+                    Some(win) => {
+                        Self::record_result(result, sink, MatchResult::Game(win));
+                        true
+                    }
+                    None => false,
+                })?;
             }
             Action::Skip => {
                 let seat = self.advance(turns, ctx)?;
@@ -235,27 +242,24 @@ impl<G: KitGame> Referee<'_, G> {
 
     /// Ends the match: records the result and stops the turn loop, so no further turn begins.
     fn finish(&mut self, turns: &mut Handle<'_, '_, G>, result: MatchResult<G::Win>) {
-        *self.result = Some(result.clone());
-        turns.sink().record_end(result);
+        Self::record_result(self.result, turns.sink(), result);
         // Only a fault already raised can make this fail; the command then fails with it.
         let _ = turns.stop_loop();
+    }
+
+    /// The match's result, kept in the state and recorded as its end (the stop of the loop is
+    /// the caller's).
+    fn record_result(
+        slot: &mut Option<MatchResult<G::Win>>,
+        sink: &mut GameEvents<'_, G>,
+        result: MatchResult<G::Win>,
+    ) {
+        *slot = Some(result.clone());
+        sink.record_end(result);
     }
 }
 
 impl<'e, G: KitGame> TurnSignals<G::Move, (), GameEvents<'e, G>> for Referee<'_, G> {
-    /// Carries the move out, ends the match when the game says so, and ends the turn with
-    /// `Play`: a move is complete at once.
-    fn on_play_command(&mut self, turns: &mut Handle<'_, '_, G>, seat: Seat, _: &G::Move) {
-        if let Some(target) = self.target.take() {
-            let won = G::apply(self.board, seat, target, turns.sink());
-            if let Some(win) = won {
-                self.finish(turns, MatchResult::Game(win));
-            }
-        }
-        // A failure here is a sticky fault of the handle; the command fails with it.
-        let _ = turns.end_turn(self, TurnEndReason::Play);
-    }
-
     /// A seat whose turns timed out `forfeitAfterTimeouts` times in a row forfeits. Otherwise
     /// the running turn order passes the turn to the other seat by itself.
     fn on_turn_ended(

@@ -297,6 +297,12 @@ impl<G: Game> Driver<G> {
                 self.game.log().last(),
             )
             .map_err(|e| format!("step {step}: {e}"))?;
+            check_listings::<G>(
+                &self.game.bundle().content,
+                self.game.seat_count(),
+                self.game.state(),
+            )
+            .map_err(|e| format!("step {step}: {e}"))?;
             let before = self.observe();
             let submitted = match op {
                 0..=2 => match self.legal_move(tick, arg)? {
@@ -459,6 +465,31 @@ pub fn check_hand_written_forms<G: Game>(
     Ok(())
 }
 
+/// What [`Game::enumerate_actions_into`] must list for every seat: exactly
+/// [`Game::enumerate_actions`]'s actions in the same order, whatever the list held before (it
+/// is handed a list still holding the other seats' moves).
+pub fn check_listings<G: Game>(
+    content: &G::Content,
+    seats: u16,
+    state: &G::State,
+) -> Result<(), String> {
+    let mut reused = Vec::new();
+    for seat in (0..seats).map(Seat) {
+        let listed = G::enumerate_actions(content, state, seat);
+        G::enumerate_actions_into(content, state, seat, &mut reused);
+        if reused != listed {
+            return Err(format!(
+                "enumerate_actions_into listed {reused:?} for seat {} where enumerate_actions \
+                 lists {listed:?}",
+                seat.0
+            ));
+        }
+        // The next seat's listing starts from a list that holds something.
+        reused.extend(listed.iter().take(1).cloned());
+    }
+    Ok(())
+}
+
 /// The property every game is tested for: a random `script` (see [`Driver::run_script`]) on
 /// the driver's match keeps every promise, and the match's replay re-executes to the same
 /// receipts and final fingerprint.
@@ -519,15 +550,18 @@ pub fn verify_replay_text<G: Game>(text: &str) -> Result<VerifyReport, String> {
     }
 }
 
-/// The first seat with a move, and that move drawn uniformly with one `rng.below(n)`.
+/// The first seat with a move, and that move drawn uniformly with one `rng.below(n)`. The
+/// moves are listed into `actions`, the caller's list, reused from move to move
+/// ([`Game::enumerate_actions_into`]): listing them allocates nothing once it has grown.
 fn random_move<G: Game>(
     content: &G::Content,
     state: &G::State,
     seats: u16,
     rng: &mut Pcg32,
+    actions: &mut Vec<G::Action>,
 ) -> Result<(Seat, G::Action), String> {
     for seat in (0..seats).map(Seat) {
-        let mut actions = G::enumerate_actions(content, state, seat);
+        G::enumerate_actions_into(content, state, seat, actions);
         if actions.is_empty() {
             continue;
         }
@@ -586,8 +620,9 @@ fn play_random_game<G: Game>(
     // One list for every move's events: a game whose `apply` records in place allocates nothing
     // per move once it has grown.
     let mut events = Vec::new();
+    let mut actions = Vec::new();
     while is_active::<G>(content, &state) {
-        let (seat, action) = random_move::<G>(content, &state, seats, rng)?;
+        let (seat, action) = random_move::<G>(content, &state, seats, rng, &mut actions)?;
         let ctx = CommandContext {
             seat: Some(seat),
             tick: 0,
@@ -633,8 +668,15 @@ pub fn random_receipted_match<G: Game>(
     };
     let mut game = Match::<G>::new(bundle, spec).map_err(|e| e.to_string())?;
     let mut moves = 0u32;
+    let mut actions = Vec::new();
     while is_active::<G>(&game.bundle().content, game.state()) {
-        let (seat, action) = random_move::<G>(&game.bundle().content, game.state(), seats, rng)?;
+        let (seat, action) = random_move::<G>(
+            &game.bundle().content,
+            game.state(),
+            seats,
+            rng,
+            &mut actions,
+        )?;
         let envelope = CommandEnvelope {
             command_id: format!("m{moves}"),
             seat: Some(seat),

@@ -32,6 +32,10 @@ pub trait TurnEventSink<P, S> {
     }
 
     /// Records a signal made by `make`, only if this sink keeps signals.
+    // `#[inline]`: called on every status change of every turn, and a sink that keeps no
+    // signals makes it a test of one constant; thin LTO left it a call of its own (55
+    // instructions a bare Connect Four move, measured with callgrind).
+    #[inline]
     fn record_signal(&mut self, make: impl FnOnce() -> TurnEvent<P, S>)
     where
         Self: Sized,

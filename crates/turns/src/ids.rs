@@ -138,6 +138,12 @@ impl CommanderId {
     pub fn as_str(&self) -> &str {
         &self.0 .0
     }
+
+    /// Whether both are copies of one id (the same shared text): what the order's own copies
+    /// are, so looking one up by address first finds it without comparing text.
+    pub(crate) fn shares_text(&self, other: &CommanderId) -> bool {
+        Arc::ptr_eq(&self.0 .0, &other.0 .0)
+    }
 }
 
 impl fmt::Display for CommanderId {

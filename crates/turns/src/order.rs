@@ -245,10 +245,7 @@ impl TurnOrder {
     }
 
     pub(crate) fn find_registered(&self, id: &CommanderId) -> Option<&Commander> {
-        self.registered
-            .iter()
-            .find(|r| &r.commander.id == id)
-            .map(|r| &r.commander)
+        find_registration(&self.registered, id).map(|r| &r.commander)
     }
 
     pub(crate) fn contains(&self, id: &CommanderId) -> bool {
@@ -302,9 +299,7 @@ impl TurnOrder {
     pub(crate) fn sort_remaining(&mut self) {
         let registered = &self.registered;
         let key = |id: &CommanderId| {
-            registered
-                .iter()
-                .find(|r| &r.commander.id == id)
+            find_registration(registered, id)
                 .map(|r| (Reverse(r.commander.priority), r.registration))
         };
         self.remaining
@@ -330,6 +325,19 @@ impl TurnOrder {
             priority,
         ))
     }
+}
+
+/// The registration of `id` among `registered`, looked up by address first: the ids in the
+/// round and in `acting` are copies of the registered ones, so the text is compared only for
+/// an id from elsewhere (every id with the same text as a registered one is that commander).
+fn find_registration<'r>(
+    registered: &'r [Registration],
+    id: &CommanderId,
+) -> Option<&'r Registration> {
+    registered
+        .iter()
+        .find(|r| r.commander.id.shares_text(id))
+        .or_else(|| registered.iter().find(|r| &r.commander.id == id))
 }
 
 /// `Arc<Vec<T>>` as a plain JSON list.

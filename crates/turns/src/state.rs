@@ -264,10 +264,14 @@ impl MatchTurns {
             (None, None) => true,
             _ => false,
         };
-        self.order
-            .commanders()
-            .chain(self.order.pending())
-            .any(|c| !same_as_current(c.config.as_ref()) && timed(c.config.as_ref()))
+        // Asked before every command: one plain pass over both lists.
+        for registration in self.order.registered.iter().chain(&self.order.pending) {
+            let config = registration.commander.config.as_ref();
+            if !same_as_current(config) && timed(config) {
+                return true;
+            }
+        }
+        false
     }
 
     /// A handle to change the state, resolving configs in `configs` (the pinned content). `P` and

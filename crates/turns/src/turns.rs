@@ -312,6 +312,57 @@ impl<P: Clone, S: Clone, K: TurnEventSink<P, S>> Turns<'_, P, S, K> {
         self.run(signals, |t, g| t.play_inner(g, seat, data))
     }
 
+    /// A `Play` that is complete at once: exactly what [`play`](Self::play) does under signals
+    /// whose [`on_play_command`](TurnSignals::on_play_command) carries the move out and ends the
+    /// turn with [`TurnEndReason::Play`], and whose other signals are the defaults (do nothing,
+    /// allow everything) — the kit's every move — in one step, without the signal machinery.
+    ///
+    /// `carry_out` runs where `on_play_command` would, after the turn became `Resolving`; it
+    /// records the game's events into the sink and answers whether the match is over: then
+    /// the loop stops (as [`stop_loop`](Self::stop_loop) would) before the turn ends, so no
+    /// other turn begins. Otherwise the turn ends and, with the loop running, the next
+    /// commander's activation begins. `data` is copied only into a
+    /// [`TurnEvent::PlayCommandReceived`], for a sink that keeps signals.
+    ///
+    /// Refusals are `play`'s, checked before anything changes. Called from inside a signal, it
+    /// is `play` itself with those signals (the one path that nests). The test
+    /// `play_at_once_is_play_with_signals_that_carry_the_move_out` holds the two paths to the
+    /// same states, events and errors.
+    pub fn play_at_once(
+        &mut self,
+        seat: Seat,
+        data: &P,
+        carry_out: impl FnOnce(&mut K) -> bool,
+    ) -> Result<(), TurnError> {
+        self.check_fault()?;
+        if self.depth > 0 {
+            return self.play(&mut AtOnce(Some(carry_out)), seat, data.clone());
+        }
+        self.state.check_play(seat)?;
+        self.activations = 0;
+        self.events
+            .record_signal(|| TurnEvent::PlayCommandReceived {
+                seat,
+                data: data.clone(),
+            });
+        // `set_status_inner(Resolving)`: the turn is `Active` and in progress (`check_play`),
+        // so the status changes and no turn opens.
+        self.state
+            .clock
+            .current
+            .set_status(TurnStatus::Resolving, &mut self.events);
+        if carry_out(&mut self.events) {
+            self.state.order.running = false;
+        }
+        // `end_turn_inner(Play)` with a default `on_turn_ended`: nothing to copy the turn for.
+        self.close_turn(&TurnEndReason::Play);
+        // `settle`: the default signals begin no turn and end none, so one activation at most.
+        if std::mem::take(&mut self.follow_up) && !self.state.clock.in_progress {
+            self.advance_loop_inner(&mut NoSignals, false)?;
+        }
+        self.check_fault()
+    }
+
     /// Accepts a `Skip`: emits [`TurnEvent::SkipCommandReceived`], runs
     /// [`TurnSignals::on_skip_command`], then ends the turn with `Skip` (unless the signal already
     /// ended it).
@@ -449,7 +500,7 @@ impl<P: Clone, S: Clone, K: TurnEventSink<P, S>> Turns<'_, P, S, K> {
             if t.state.clock.in_progress {
                 Ok(LoopOutcome::Waiting)
             } else {
-                t.advance_loop_inner(g)
+                t.advance_loop_inner(g, true)
             }
         })
     }
@@ -480,7 +531,7 @@ impl<P: Clone, S: Clone, K: TurnEventSink<P, S>> Turns<'_, P, S, K> {
                     turn_index: t.state.clock.turn_index,
                 });
             }
-            t.advance_loop_inner(g)
+            t.advance_loop_inner(g, true)
         })
     }
 
@@ -564,7 +615,7 @@ impl<P: Clone, S: Clone, K: TurnEventSink<P, S>> Turns<'_, P, S, K> {
     {
         while std::mem::take(&mut self.follow_up) {
             if self.state.order.running && !self.state.clock.in_progress {
-                self.advance_loop_inner(signals)?;
+                self.advance_loop_inner(signals, false)?;
             }
         }
         Ok(())
@@ -744,20 +795,30 @@ impl<P: Clone, S: Clone, K: TurnEventSink<P, S>> Turns<'_, P, S, K> {
     where
         G: TurnSignals<P, S, K> + ?Sized,
     {
-        let clock = &mut self.state.clock;
-        if !clock.in_progress {
+        if !self.state.clock.in_progress {
             return Err(TurnError::NoTurnInProgress);
         }
+        self.close_turn(&reason);
+        // The signal gets the turn as it ended, while the handle it holds may begin the next.
+        let ended = self.state.clock.current.clone();
+        self.signal(signals, |g, t| g.on_turn_ended(t, &ended, &reason))
+    }
+
+    /// Ends the turn in progress with `reason`, all but the signal: `Inactive`, folded into its
+    /// seat's data, the seat's run of timeouts counted or broken, [`TurnEvent::TurnEnded`],
+    /// nobody acting, and a follow-up activation due if the loop runs.
+    fn close_turn(&mut self, reason: &TurnEndReason) {
+        let clock = &mut self.state.clock;
         clock.in_progress = false;
         clock
             .current
             .set_status(TurnStatus::Inactive, &mut self.events);
-        let ended = clock.current.clone();
+        let ended = &clock.current;
         if let Some(seat) = ended.player {
             if let Some(data) = clock.seats.get_mut(&seat) {
-                data.accumulate(&ended);
+                data.accumulate(ended);
             }
-            if reason == TurnEndReason::Time {
+            if *reason == TurnEndReason::Time {
                 let count = clock.timeouts_in_a_row.entry(seat).or_insert(0);
                 *count = count.saturating_add(1);
             } else {
@@ -775,7 +836,6 @@ impl<P: Clone, S: Clone, K: TurnEventSink<P, S>> Turns<'_, P, S, K> {
         if self.state.order.running {
             self.follow_up = true;
         }
-        self.signal(signals, |g, t| g.on_turn_ended(t, &ended, &reason))
     }
 
     fn begin_inner<G>(&mut self, signals: &mut G, reset: ResetTurn) -> Result<(), TurnError>
@@ -861,7 +921,14 @@ impl<P: Clone, S: Clone, K: TurnEventSink<P, S>> Turns<'_, P, S, K> {
         self.signal(signals, |g, t| g.on_turn_began(t))
     }
 
-    fn advance_loop_inner<G>(&mut self, signals: &mut G) -> Result<LoopOutcome, TurnError>
+    /// The next activation. `report`: whether the caller returns the outcome (the public
+    /// operations) or drops it (`settle`): only then is the commander's id copied for it, an
+    /// atomic reference count on every turn otherwise (the acting commander takes the id itself).
+    fn advance_loop_inner<G>(
+        &mut self,
+        signals: &mut G,
+        report: bool,
+    ) -> Result<LoopOutcome, TurnError>
     where
         G: TurnSignals<P, S, K> + ?Sized,
     {
@@ -910,19 +977,30 @@ impl<P: Clone, S: Clone, K: TurnEventSink<P, S>> Turns<'_, P, S, K> {
                 });
                 continue;
             }
-            let reset = ResetTurn::new()
+            let mut reset = ResetTurn::new()
                 .with_player(commander.seat)
                 .with_entity(commander.entity)
-                .with_config(commander.config.clone())
                 .with_type(TurnType::Play);
-            self.state.order.acting = Some(id.clone());
+            // A turn that keeps its config (every turn of a match whose commanders share one)
+            // is not given it again: the copy would only count a reference up and the old one
+            // down, and its check could not fail — the id resolved when it became the turn's
+            // config, under the same pinned configs (or when a stored state was verified).
+            if self.state.clock.current.config != commander.config {
+                reset = reset.with_config(commander.config.clone());
+            }
+            let reported = report.then(|| id.clone());
+            self.state.order.acting = Some(id);
             if let Err(error) = self.begin_inner(signals, reset) {
                 if !self.state.clock.in_progress {
                     self.state.order.acting = None;
                 }
                 return Err(error);
             }
-            return Ok(LoopOutcome::Activated { commander: id });
+            return Ok(match reported {
+                Some(commander) => LoopOutcome::Activated { commander },
+                // Never read: `settle` drops the outcome.
+                None => LoopOutcome::Waiting,
+            });
         }
     }
 
@@ -951,6 +1029,29 @@ impl<P: Clone, S: Clone, K: TurnEventSink<P, S>> Turns<'_, P, S, K> {
             });
             commander.priority = priority;
         }
+    }
+}
+
+/// The signals [`Turns::play_at_once`] stands for, for its one nested call: `on_play_command`
+/// carries the move out, stops the loop if the match is over and ends the turn with `Play`;
+/// every other signal is the default.
+struct AtOnce<F>(Option<F>);
+
+impl<P, S, K, F> TurnSignals<P, S, K> for AtOnce<F>
+where
+    P: Clone,
+    S: Clone,
+    K: TurnEventSink<P, S>,
+    F: FnOnce(&mut K) -> bool,
+{
+    fn on_play_command(&mut self, turns: &mut Turns<'_, P, S, K>, _seat: Seat, _data: &P) {
+        if let Some(carry_out) = self.0.take() {
+            if carry_out(turns.sink()) {
+                // Only a fault already raised can make these fail; `play` then fails with it.
+                let _ = turns.stop_loop();
+            }
+        }
+        let _ = turns.end_turn(self, TurnEndReason::Play);
     }
 }
 

@@ -7,7 +7,8 @@
 //! the resolver's `apply_into` or `apply_lean_into` with a reused event list — allocates
 //! nothing at all until the move that wins: the kit records game and turn events straight into the caller's list
 //! (`GameEvents`), and the copy it judges on keeps its per-seat data and the round's
-//! commanders inline.
+//! commanders inline; and listing a position's moves into a reused list
+//! (`Game::enumerate_actions_into`) allocates nothing either.
 //!
 //! Everything runs in one test function: the allocator is global, and tests of one binary run
 //! on several threads.
@@ -147,6 +148,43 @@ fn hot_paths_allocate_what_they_must_and_no_more() {
              {WINNING_MOVE_CEILING} each"
         );
     }
+
+    // Listing the moves into a reused list (`enumerate_actions_into`, what the random games of
+    // `turnstile bench` do before every move): nothing once the list has grown. The positions
+    // of the fixed game are played first, outside the counted region.
+    let mut positions = vec![fresh()];
+    for column in &GAME[..GAME.len() - 1] {
+        let mut next = positions.last().unwrap().clone();
+        let seat = next.to_move().unwrap();
+        let ctx = CommandContext {
+            seat: Some(seat),
+            tick: 0,
+        };
+        resolver
+            .apply(&mut next, ctx, &turnstile_mnk::Action::Play(*column))
+            .unwrap();
+        positions.push(next);
+    }
+    let mut listed = Vec::new();
+    ConnectFour::enumerate_actions_into(rules, &positions[0], Seat(0), &mut listed);
+    assert_eq!(listed.len(), 7, "an empty board lists every column");
+    let region = Region::new(GLOBAL);
+    let mut total = 0;
+    for (position, column) in positions.iter().zip(GAME) {
+        let seat = position.to_move().unwrap();
+        ConnectFour::enumerate_actions_into(rules, position, seat, &mut listed);
+        total += listed.len();
+        assert!(listed.contains(&turnstile_mnk::Action::Play(column)));
+    }
+    assert_eq!(
+        region.change().allocations,
+        0,
+        "listing moves into a reused list allocated"
+    );
+    assert!(
+        total >= GAME.len() * 6,
+        "every position lists its open columns"
+    );
 
     // The resolver's `apply`, which returns a new list of events: that list, and nothing else.
     let mut state = fresh();

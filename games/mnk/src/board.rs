@@ -47,6 +47,52 @@ impl From<Cell> for [u16; 2] {
 /// The four directions a line can run in: across, down, and the two diagonals.
 const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
+/// Where a line of one length can start on a board of one size, per direction, as bit masks:
+/// what [`Board::holds_line`] tests a seat's bitboard against. Built once per variant, at
+/// compile time ([`LineStarts::new`] is a `const fn`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineStarts {
+    /// Per direction (across, down, diagonal down-right, diagonal down-left): the bit-index
+    /// step from one cell of a line to the next, and the cells a line of `length` can start on
+    /// going that way without leaving the grid.
+    directions: [(u32, u64); 4],
+    length: u16,
+}
+
+impl LineStarts {
+    /// The starts of lines of `length` on a `width` × `height` grid. A grid of more than
+    /// [`MAX_CELLS`] cells, or a length of 0, has none: no line is ever found there by
+    /// [`Board::holds_line`] (the walk of [`Board::line_through`] decides alone).
+    pub const fn new(width: u16, height: u16, length: u16) -> Self {
+        // (dx, dy) with dy >= 0, so each step is a forward shift of the bit index.
+        const STEPS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
+        let mut directions = [(0u32, 0u64); 4];
+        let (w, h, k) = (width as i32, height as i32, length as i32);
+        if w * h <= MAX_CELLS as i32 && k > 0 {
+            let mut d = 0;
+            while d < 4 {
+                let (dx, dy) = STEPS[d];
+                let mut first_cells = 0u64;
+                let mut row = 0;
+                while row < h {
+                    let mut column = 0;
+                    while column < w {
+                        let (last_column, last_row) = (column + (k - 1) * dx, row + (k - 1) * dy);
+                        if last_column >= 0 && last_column < w && last_row < h {
+                            first_cells |= 1 << (row * w + column);
+                        }
+                        column += 1;
+                    }
+                    row += 1;
+                }
+                directions[d] = ((dy * w + dx) as u32, first_cells);
+                d += 1;
+            }
+        }
+        Self { directions, length }
+    }
+}
+
 /// The most cells a board may have: one bit each in a `u64`.
 pub const MAX_CELLS: u32 = 64;
 
@@ -247,6 +293,26 @@ impl Board {
             (0..u32::from(self.height)).fold(row, |full, r| full & (occupied >> (r * width)));
         // Exact-sized, so collecting them allocates once. Both fit: a column is below 64.
         OpenCells { bits: row & !full }.map(|column| column as u16)
+    }
+
+    /// Whether `seat` holds a line of the [`LineStarts`]' length anywhere on the board: a few
+    /// shifts and ANDs of its bitboard per direction, no walk. A line through a cell is a line,
+    /// so a `false` here means [`line_through`](Self::line_through) finds none either; the
+    /// move that places a piece asks this first, and walks only on `true` (the winning move,
+    /// or a board that held a line before).
+    pub fn holds_line(&self, seat: Seat, starts: &LineStarts) -> bool {
+        let Some(&mine) = self.discs.get(usize::from(seat.0)) else {
+            return false;
+        };
+        starts.directions.iter().any(|&(step, first_cells)| {
+            let mut run = mine & first_cells;
+            let mut shift = 0;
+            for _ in 1..starts.length {
+                shift += step;
+                run &= mine.checked_shr(shift).unwrap_or(0);
+            }
+            run != 0
+        })
     }
 
     /// The line of at least `length` pieces of the same seat running through `cell`, if there is
@@ -536,6 +602,48 @@ mod tests {
             board.discs[1] &= !board.discs[0];
             proptest::prop_assert_eq!(board.rows().concat(), text_by_get(&board, 0..height));
         }
+    }
+
+    proptest::proptest! {
+        /// The bitboard test of every move says "a line" exactly when the walk finds a line of
+        /// that length through some piece of the seat: on every shape of board up to 64
+        /// cells, every length from 1 to 6 and any pieces (lines across, down and along both
+        /// diagonals, near every edge — where a wrong mask would join the end of one row to
+        /// the start of the next).
+        #[test]
+        fn holds_line_is_a_line_through_some_piece(
+            width in 1u16..=16,
+            height in 1u16..=16,
+            length in 1u16..=6,
+            pieces in proptest::prelude::any::<u64>(),
+            thin in proptest::prelude::any::<u64>(),
+        ) {
+            proptest::prop_assume!(u32::from(width) * u32::from(height) <= MAX_CELLS);
+            let mut board = Board::new(width, height);
+            // Half the boards sparser, so that both answers come up often.
+            board.discs = [pieces & (thin | (thin >> 7)) & board.all(), 0];
+            let starts = LineStarts::new(width, height, length);
+            let walked = (0..height)
+                .flat_map(|row| (0..width).map(move |column| Cell { column, row }))
+                .filter(|&cell| board.get(cell) == Some(Seat(0)))
+                .any(|cell| board.line_through(cell, length).is_some());
+            proptest::prop_assert_eq!(board.holds_line(Seat(0), &starts), walked);
+            proptest::prop_assert!(!board.holds_line(Seat(1), &starts));
+        }
+    }
+
+    #[test]
+    fn holds_line_sees_no_line_across_the_end_of_a_row() {
+        // Seat 0 holds the last two cells of row 0 and the first two of row 1: consecutive
+        // bit indices, but no line of 4 on a 4-wide board.
+        let b = board(&["..00", "00..", "...."]);
+        assert!(!b.holds_line(Seat(0), &LineStarts::new(4, 3, 4)));
+        assert!(b.holds_line(Seat(0), &LineStarts::new(4, 3, 2)));
+        let b = board(&["0...", ".0..", "..0."]);
+        assert!(b.holds_line(Seat(0), &LineStarts::new(4, 3, 3)));
+        let b = board(&["...0", "..0.", ".0.."]);
+        assert!(b.holds_line(Seat(0), &LineStarts::new(4, 3, 3)));
+        assert!(!b.holds_line(Seat(0), &LineStarts::new(4, 3, 4)));
     }
 
     #[test]

@@ -34,7 +34,7 @@ use serde::{Deserialize, Serialize, Serializer};
 use turnstile_core::{BundleSource, ContentBundle, ContentProblem, ParamSpec, Seat};
 use turnstile_kit::{GameEvents, KitGame, KitWin};
 
-pub use board::{Board, Cell};
+pub use board::{Board, Cell, LineStarts};
 pub use bot::{Searchable, StrongBot};
 pub use error::RuleError;
 pub use turnstile_kit::{
@@ -78,6 +78,12 @@ pub trait Variant: Send + Sync + 'static {
 
 /// The m,n,k kernel of variant `V` as a [`KitGame`] (a marker; never built).
 pub struct Mnk<V>(PhantomData<fn() -> V>);
+
+impl<V: Variant> Mnk<V> {
+    /// Where the variant's winning lines can start: built at compile time, for the bitboard
+    /// test of every move.
+    const LINE_STARTS: LineStarts = LineStarts::new(V::WIDTH, V::HEIGHT, V::LINE);
+}
 
 // By hand: derived impls would ask the variant marker for them too.
 impl<V> Debug for Mnk<V> {
@@ -233,7 +239,14 @@ impl<V: Variant> KitGame for Mnk<V> {
             column: cell.column,
             row: cell.row,
         });
-        if let Some(line) = board.line_through(cell, V::LINE) {
+        // Before this piece the seat held no line (the match would have ended), so a line now
+        // runs through it: the bitboard test says whether to walk for its cells at all.
+        let line = if board.holds_line(seat, &Self::LINE_STARTS) {
+            board.line_through(cell, V::LINE)
+        } else {
+            None
+        };
+        if let Some(line) = line {
             Some(MnkWin::Won { seat, line })
         } else if board.is_full() {
             Some(MnkWin::Draw)
