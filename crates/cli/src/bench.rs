@@ -47,7 +47,7 @@ use turnstile_core::{
     MatchSetup, ReceiptFormat, Seat,
 };
 use turnstile_mnk::{MatchConfig, MnkGame, Rules, Searchable, StrongBot};
-use turnstile_runtime::testing::{random_game, random_receipted_game, random_receipted_match};
+use turnstile_runtime::testing::{random_receipted_game, random_receipted_match, BareGames};
 use turnstile_runtime::{bot_generator, verify, Match, MatchSpec, ReplayFile, SeatSpec, Verifier};
 // The process's resident memory: the server's own reading (`VmRSS`), one way for both.
 use turnstile_runtime::{ErasedCommand, ErasedSpec, GameRegistry, RegisteredGame, SeatKind};
@@ -386,20 +386,17 @@ fn mnk<V: Searchable>(
     // per game, until 10 × `commands` moves.
     let mut rng = generator()?;
     let (mut games, mut moves) = (0u64, 0u64);
+    let mut bare_games = BareGames::<MnkGame<V>>::new();
     let start = Instant::now();
     while moves < commands.saturating_mul(10) {
-        moves += u64::from(random_game::<MnkGame<V>>(
-            &bundle.content,
-            &MatchConfig::default(),
-            &mut rng,
-        )?);
+        moves += u64::from(bare_games.play(&bundle.content, &MatchConfig::default(), &mut rng)?);
         games += 1;
     }
     let took = start.elapsed();
     let bare = figure(
         V::ID,
         "random_games_bare",
-        "complete random games on the bare rules: the resolver's apply_lean_into with one reused event list (Game::apply_lean: check then commit, events included, signals never made, as a format-3 match runs it)",
+        "complete random games on the bare rules: the resolver's apply_lean_into with one event list and one move list reused from game to game (Game::apply_lean: check then commit, events included, signals never made, as a format-3 match runs it)",
         moves,
         took,
     )

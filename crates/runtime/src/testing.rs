@@ -579,7 +579,7 @@ fn is_active<G: Game>(content: &G::Content, state: &G::State) -> bool {
 /// Plays one uniformly random game on the bare rules — a fresh state and the resolver's
 /// `apply_lean_into`, as a format-3 match runs every command (events included, signals never
 /// made, since its receipts leave them out); no match, receipts or fingerprints — drawing
-/// moves from `rng`; returns its moves.
+/// moves from `rng`; returns its moves. [`BareGames`] plays many with the same lists.
 ///
 /// Each move is drawn uniformly from the first seat's non-empty
 /// [`enumerate_actions`](Game::enumerate_actions) with one `rng.below(n)`, so
@@ -589,7 +589,7 @@ pub fn random_game<G: Game>(
     config: &G::Config,
     rng: &mut Pcg32,
 ) -> Result<u32, String> {
-    play_random_game::<G>(content, config, rng, false)
+    BareGames::<G>::new().play(content, config, rng)
 }
 
 /// [`random_game`] through the resolver's `apply_into`, every signal made and kept (what a
@@ -599,44 +599,87 @@ pub fn random_game_with_signals<G: Game>(
     config: &G::Config,
     rng: &mut Pcg32,
 ) -> Result<u32, String> {
-    play_random_game::<G>(content, config, rng, true)
+    BareGames::<G>::new().play_with_signals(content, config, rng)
 }
 
-fn play_random_game<G: Game>(
-    content: &G::Content,
-    config: &G::Config,
-    rng: &mut Pcg32,
-    signals: bool,
-) -> Result<u32, String> {
-    let (seats, _) = G::seat_range(content, config);
-    let setup = MatchSetup {
-        config,
-        seed: "random-game",
-        seats,
-    };
-    let mut state = G::setup(content, setup).map_err(|e| e.to_string())?;
-    let resolver = LegalActionResolver::<G>::new(content, seats);
-    let mut moves = 0;
-    // One list for every move's events: a game whose `apply` records in place allocates nothing
-    // per move once it has grown.
-    let mut events = Vec::new();
-    let mut actions = Vec::new();
-    while is_active::<G>(content, &state) {
-        let (seat, action) = random_move::<G>(content, &state, seats, rng, &mut actions)?;
-        let ctx = CommandContext {
-            seat: Some(seat),
-            tick: 0,
-        };
-        events.clear();
-        let applied = if signals {
-            resolver.apply_into(&mut state, ctx, &action, &mut events)
-        } else {
-            resolver.apply_lean_into(&mut state, ctx, &action, &mut events)
-        };
-        applied.map_err(|r| r.to_string())?;
-        moves += 1;
+/// Random games on the bare rules, one after another, with one list for a move's events and
+/// one for its choices kept from game to game: once they have grown, a game whose `apply`
+/// records in place and whose moves are listed in place allocates nothing for them (what
+/// `turnstile bench`'s `random_games_bare` plays; [`random_game`] is one game of it).
+#[derive(Debug)]
+pub struct BareGames<G: Game> {
+    events: Vec<G::Event>,
+    actions: Vec<G::Action>,
+}
+
+impl<G: Game> Default for BareGames<G> {
+    fn default() -> Self {
+        Self::new()
     }
-    Ok(moves)
+}
+
+impl<G: Game> BareGames<G> {
+    /// Empty lists; they grow during the first game.
+    pub fn new() -> Self {
+        Self {
+            events: Vec::new(),
+            actions: Vec::new(),
+        }
+    }
+
+    /// One game as [`random_game`] plays it; returns its moves.
+    pub fn play(
+        &mut self,
+        content: &G::Content,
+        config: &G::Config,
+        rng: &mut Pcg32,
+    ) -> Result<u32, String> {
+        self.play_game(content, config, rng, false)
+    }
+
+    /// One game as [`random_game_with_signals`] plays it; returns its moves.
+    pub fn play_with_signals(
+        &mut self,
+        content: &G::Content,
+        config: &G::Config,
+        rng: &mut Pcg32,
+    ) -> Result<u32, String> {
+        self.play_game(content, config, rng, true)
+    }
+
+    fn play_game(
+        &mut self,
+        content: &G::Content,
+        config: &G::Config,
+        rng: &mut Pcg32,
+        signals: bool,
+    ) -> Result<u32, String> {
+        let (seats, _) = G::seat_range(content, config);
+        let setup = MatchSetup {
+            config,
+            seed: "random-game",
+            seats,
+        };
+        let mut state = G::setup(content, setup).map_err(|e| e.to_string())?;
+        let resolver = LegalActionResolver::<G>::new(content, seats);
+        let mut moves = 0;
+        while is_active::<G>(content, &state) {
+            let (seat, action) = random_move::<G>(content, &state, seats, rng, &mut self.actions)?;
+            let ctx = CommandContext {
+                seat: Some(seat),
+                tick: 0,
+            };
+            self.events.clear();
+            let applied = if signals {
+                resolver.apply_into(&mut state, ctx, &action, &mut self.events)
+            } else {
+                resolver.apply_lean_into(&mut state, ctx, &action, &mut self.events)
+            };
+            applied.map_err(|r| r.to_string())?;
+            moves += 1;
+        }
+        Ok(moves)
+    }
 }
 
 /// The same game as [`random_game`] with a generator in the same state, played through a match

@@ -247,10 +247,10 @@ impl MatchTurns {
     /// previewed action and the same action committed later reach the same state fingerprint
     /// (docs/turns.md, "Previews and ticks").
     pub fn can_time_out(&self, configs: &TurnConfigs) -> bool {
+        // No config: no timer; an unknown one counts as timed. Looked up with `get`, not
+        // `resolve`: nothing here reports the error, so none is built.
         let timed = |id: Option<&crate::TurnConfigId>| {
-            configs
-                .resolve_optional(id)
-                .map_or(true, |c| c.is_some_and(|c| c.uses_timer))
+            id.is_some_and(|id| configs.get(id).is_none_or(|c| c.uses_timer))
         };
         let current = self.clock.current.config.as_ref();
         if timed(current) {
@@ -264,14 +264,13 @@ impl MatchTurns {
             (None, None) => true,
             _ => false,
         };
-        // Asked before every command: one plain pass over both lists.
-        for registration in self.order.registered.iter().chain(&self.order.pending) {
-            let config = registration.commander.config.as_ref();
-            if !same_as_current(config) && timed(config) {
-                return true;
-            }
-        }
-        false
+        let other_timed = |list: &[crate::Registration]| {
+            list.iter().any(|r| {
+                let config = r.commander.config.as_ref();
+                !same_as_current(config) && timed(config)
+            })
+        };
+        other_timed(&self.order.registered) || other_timed(&self.order.pending)
     }
 
     /// A handle to change the state, resolving configs in `configs` (the pinned content). `P` and

@@ -818,10 +818,11 @@ impl<P: Clone, S: Clone, K: TurnEventSink<P, S>> Turns<'_, P, S, K> {
             if let Some(data) = clock.seats.get_mut(&seat) {
                 data.accumulate(ended);
             }
-            if *reason == TurnEndReason::Time {
+            if matches!(reason, TurnEndReason::Time) {
                 let count = clock.timeouts_in_a_row.entry(seat).or_insert(0);
                 *count = count.saturating_add(1);
-            } else {
+            } else if !clock.timeouts_in_a_row.is_empty() {
+                // (Empty in every match whose turns never time out: nothing to look up.)
                 clock.timeouts_in_a_row.remove(&seat);
             }
         }

@@ -18,7 +18,7 @@ use std::time::Instant;
 use turnstile_connect4::ConnectFour;
 use turnstile_core::{CommandEnvelope, Game, Seat};
 use turnstile_mnk::MatchConfig;
-use turnstile_runtime::testing::{random_game, random_game_with_signals};
+use turnstile_runtime::testing::BareGames;
 use turnstile_runtime::{
     bot_generator, Match, MatchSpec, ReplayFile, ReplayText, SeatSpec, Verifier,
 };
@@ -70,10 +70,12 @@ fn main() {
     let generator = || bot_generator("bench", Seat(0)).expect("a generator");
     if path == "bare" || path == "all" {
         let mut rng = generator();
+        let mut games = BareGames::<ConnectFour>::new();
         let (start, mut done) = (Instant::now(), 0u64);
         while done < moves.saturating_mul(10) {
             done += u64::from(
-                random_game::<ConnectFour>(&bundle.content, &MatchConfig::default(), &mut rng)
+                games
+                    .play(&bundle.content, &MatchConfig::default(), &mut rng)
                     .expect("a game"),
             );
         }
@@ -81,15 +83,13 @@ fn main() {
     }
     if path == "bare-signals" || path == "all" {
         let mut rng = generator();
+        let mut games = BareGames::<ConnectFour>::new();
         let (start, mut done) = (Instant::now(), 0u64);
         while done < moves.saturating_mul(10) {
             done += u64::from(
-                random_game_with_signals::<ConnectFour>(
-                    &bundle.content,
-                    &MatchConfig::default(),
-                    &mut rng,
-                )
-                .expect("a game"),
+                games
+                    .play_with_signals(&bundle.content, &MatchConfig::default(), &mut rng)
+                    .expect("a game"),
             );
         }
         report("bare-signals", done, start);

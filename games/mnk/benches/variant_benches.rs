@@ -12,7 +12,7 @@ use criterion::{Criterion, Throughput};
 use turnstile_core::{ContentBundle, Seat};
 use turnstile_mnk::{Action, MatchConfig, MnkGame, Rules, Searchable, StrongBot};
 use turnstile_runtime::bot_generator;
-use turnstile_runtime::testing::{random_game, random_receipted_game, Driver};
+use turnstile_runtime::testing::{random_receipted_game, BareGames, Driver};
 
 /// Random games per second, bare and through a match: uniformly random moves drawn from the
 /// generator of `bot:0` for the seed `bench`, so both paths play the same sequence of games.
@@ -21,9 +21,11 @@ pub fn games<V: Searchable>(c: &mut Criterion, bundle: &Arc<ContentBundle<Rules>
     group.throughput(Throughput::Elements(1));
     let generator = || bot_generator("bench", Seat(0)).unwrap();
     let mut rng = generator();
+    let mut bare = BareGames::<MnkGame<V>>::new();
     group.bench_function("bare rules", |b| {
         b.iter(|| {
-            random_game::<MnkGame<V>>(&bundle.content, &MatchConfig::default(), &mut rng).unwrap()
+            bare.play(&bundle.content, &MatchConfig::default(), &mut rng)
+                .unwrap()
         })
     });
     let mut rng = generator();

@@ -4,7 +4,7 @@
 //!
 //! The workload is `turnstile bench tictactoe`'s `random_games_bare` (docs/benchmarks.md):
 //! uniformly random games from the generator of `bot:0` for the seed `bench`, a fresh state per
-//! game and the resolver's `apply_lean_into` per move — what the peers' comparison counts,
+//! game, the resolver's `apply_lean_into` per move and the lists kept from game to game — what the peers' comparison counts,
 //! where a Tic-Tac-Toe game's setup weighs as much as a few of its moves. It prints games,
 //! moves, nanoseconds a game and games a second. The wall clock is read here, at the edge,
 //! never in rules.
@@ -14,7 +14,7 @@ use std::time::Instant;
 use turnstile_core::Seat;
 use turnstile_mnk::MatchConfig;
 use turnstile_runtime::bot_generator;
-use turnstile_runtime::testing::random_game;
+use turnstile_runtime::testing::BareGames;
 use turnstile_tictactoe::TicTacToe;
 
 fn main() {
@@ -26,9 +26,10 @@ fn main() {
     let mut rng = bot_generator("bench", Seat(0)).expect("a generator");
     let start = Instant::now();
     let mut moves = 0u64;
+    let mut bare = BareGames::<TicTacToe>::new();
     for _ in 0..games {
         moves += u64::from(
-            random_game::<TicTacToe>(&bundle.content, &MatchConfig::default(), &mut rng)
+            bare.play(&bundle.content, &MatchConfig::default(), &mut rng)
                 .expect("a game"),
         );
     }
