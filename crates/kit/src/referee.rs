@@ -194,9 +194,10 @@ impl<G: KitGame> Referee<'_, G> {
                 let seat = self.advance(turns, ctx)?;
                 turns.state().check_play(seat)?;
                 let target = G::check(self.board, seat, mv).map_err(KitError::Game)?;
-                // The move is complete at once and the referee's other signals do nothing for
-                // a turn that ends with `Play`: the turn framework's one-step path
-                // (`Turns::play_at_once`), the same transition as `play` with the signals below.
+                // The move is complete at once, and the referee's signals do nothing for a
+                // turn that ends with `Play`: the turn framework's one-step path, the same
+                // transition as `play` under signals that carry the move out and end the turn
+                // (`Turns::play_at_once`; crates/turns/tests/play_at_once.rs holds them equal).
                 let (board, result) = (&mut *self.board, &mut *self.result);
                 turns.play_at_once(seat, mv, |sink| match G::apply(board, seat, target, sink) {
                     Some(win) => {
