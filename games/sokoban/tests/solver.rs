@@ -100,6 +100,24 @@ fn goal_macros_fill_a_goal_room_in_order() {
     );
 }
 
+/// XSokoban 4's twenty boxes must travel from two far rooms to a goal room through narrow
+/// ways. The packing advisor (a box brought, around the others, all the way to the room's next
+/// goal in its packing order, as one more child) solves it in 119 nodes (2026-12-08); without
+/// it the search had not solved it after 300,000 (docs/sokoban-solver.md). Fails if the
+/// advisor stops advising.
+#[test]
+fn the_packing_advisor_brings_boxes_to_the_next_goal_of_the_order() {
+    let levels = levels("xsokoban-90.xsb");
+    let level = &levels[3];
+    let start = solver::start_position(level);
+    let outcome = solver::solve(level, &start, &options(5_000)).unwrap();
+    let solution = outcome.solution().expect("XSokoban 4 within 5,000 nodes");
+    assert_eq!(
+        replay(level, &solution.lurd),
+        (solution.moves, solution.pushes, true)
+    );
+}
+
 /// Microban IV 73: greedy best-first on the matching bound had not solved it after 200,000
 /// nodes (2026-12-05); the feature-space search (one expansion per packing/connectivity cell in
 /// turn) solves it, in 7,007 nodes as three turns in four of the one-thread default
