@@ -85,8 +85,9 @@ fn microban_levels_solve_within_small_budgets_and_verify() {
 /// XSokoban 2 keeps its ten goals in a room behind a narrow way in. Filling it in the packing
 /// order, one goal macro at a time, solves it within 200,000 nodes (the feature-space search
 /// alone needs 164,193, plain greedy 31,034; the one-thread default, which gives greedy one turn
-/// in four, 126,266, and 122,411 with the dead corral patterns of 2026-12-07); without goal
-/// macros the search had not solved it after 300,000 (docs/sokoban-solver.md).
+/// in four, 126,266, 122,411 with the dead corral patterns of 2026-12-07, and 3,088 with the
+/// packing advisor of 2026-12-08); without goal macros the search had not solved it after
+/// 300,000 (docs/sokoban-solver.md).
 #[test]
 fn goal_macros_fill_a_goal_room_in_order() {
     let levels = levels("xsokoban-90.xsb");
