@@ -656,6 +656,49 @@ mod tests {
         assert_eq!(rooms.rooms[0].order.len(), 8);
     }
 
+    /// The packing advisor brings a box that is two or more pushes away to the room's first
+    /// goal in its order, in one child holding the pushes of the whole way, and leaves the
+    /// position as it found it.
+    #[test]
+    fn the_packing_advisor_pushes_a_box_to_the_next_goal_of_the_order() {
+        let text = "; open\n#######\n#..   #\n#  $  #\n#   $ #\n#@    #\n#######\n";
+        let level = parse_collection(text, "room.xsb").levels.remove(0).unwrap();
+        let graph = CellGraph::square(&level, level.player());
+        let rooms = Rooms::new(&graph);
+        assert!(rooms.any());
+        let mut boxes: Vec<u16> = level
+            .boxes()
+            .iter()
+            .map(|b| graph.compact[b.index()])
+            .collect();
+        boxes.sort_unstable();
+        let mut occupied = vec![false; graph.len()];
+        for &b in &boxes {
+            occupied[usize::from(b)] = true;
+        }
+        let before = occupied.clone();
+        let player = graph.compact[level.player().index()];
+        let region = flood(&graph, &occupied, &[player]);
+        let mut scratch = PathScratch::default();
+        let reachable = |c: u16| region[usize::from(c)];
+        let (k, goal, path) = rooms
+            .advise(&graph, &boxes, &mut occupied, &reachable, &mut scratch, 5)
+            .expect("a box can be brought to the first goal");
+        assert_eq!(goal, rooms.rooms[0].order[0]);
+        assert!(path.len() >= 2, "{path:?}");
+        assert_eq!(path[0].from, boxes[k]);
+        // The pushes are one way, box cell after box cell, ending on the goal.
+        for pair in path.windows(2) {
+            assert_eq!(
+                graph.next(pair[0].from, usize::from(pair[0].dir)),
+                pair[1].from
+            );
+        }
+        let last = path[path.len() - 1];
+        assert_eq!(graph.next(last.from, usize::from(last.dir)), goal);
+        assert_eq!(occupied, before);
+    }
+
     /// Two goals apart are two single-goal groups: no room, no macro.
     #[test]
     fn lone_goals_make_no_room() {
