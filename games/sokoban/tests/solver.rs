@@ -85,8 +85,9 @@ fn microban_levels_solve_within_small_budgets_and_verify() {
 /// XSokoban 2 keeps its ten goals in a room behind a narrow way in. Filling it in the packing
 /// order, one goal macro at a time, solves it within 200,000 nodes (the feature-space search
 /// alone needs 164,193, plain greedy 31,034; the one-thread default, which gives greedy one turn
-/// in four, 126,266, and 122,411 with the dead corral patterns of 2026-12-07); without goal
-/// macros the search had not solved it after 300,000 (docs/sokoban-solver.md).
+/// in four, 126,266, 122,411 with the dead corral patterns of 2026-12-07, and 3,088 with the
+/// packing advisor of 2026-12-08); without goal macros the search had not solved it after
+/// 300,000 (docs/sokoban-solver.md).
 #[test]
 fn goal_macros_fill_a_goal_room_in_order() {
     let levels = levels("xsokoban-90.xsb");
@@ -94,6 +95,24 @@ fn goal_macros_fill_a_goal_room_in_order() {
     let start = solver::start_position(level);
     let outcome = solver::solve(level, &start, &options(200_000)).unwrap();
     let solution = outcome.solution().expect("XSokoban 2 within 200,000 nodes");
+    assert_eq!(
+        replay(level, &solution.lurd),
+        (solution.moves, solution.pushes, true)
+    );
+}
+
+/// XSokoban 4's twenty boxes must travel from two far rooms to a goal room through narrow
+/// ways. The packing advisor (a box brought, around the others, all the way to the room's next
+/// goal in its packing order, as one more child) solves it in 119 nodes (2026-12-08); without
+/// it the search had not solved it after 300,000 (docs/sokoban-solver.md). Fails if the
+/// advisor stops advising.
+#[test]
+fn the_packing_advisor_brings_boxes_to_the_next_goal_of_the_order() {
+    let levels = levels("xsokoban-90.xsb");
+    let level = &levels[3];
+    let start = solver::start_position(level);
+    let outcome = solver::solve(level, &start, &options(5_000)).unwrap();
+    let solution = outcome.solution().expect("XSokoban 4 within 5,000 nodes");
     assert_eq!(
         replay(level, &solution.lurd),
         (solution.moves, solution.pushes, true)

@@ -22,6 +22,13 @@
 //!   goal `k + 1` (a push path found here, around every other box). The search then generates
 //!   only that move, and it never pushes the boxes of a room that is packed so far.
 //!
+//! * The **packing advisor** (FESS's, Shoham and Schaeffer 2020) is no cut but one more
+//!   child per position: a box anywhere (the few nearest first) pushed around the other boxes
+//!   as they stand all the way to a room's next goal in its order, or to an empty goal outside
+//!   the ordered rooms ([`Rooms::advise`]). A position so reached packs one more box and lands
+//!   in the next packing cell of the feature-space search at once, where push by push the box
+//!   would need its whole way in nodes first.
+//!
 //! Both restrictions may cut away every solution of an odd level, so a search that used them
 //! and ran out of positions proves nothing: [`super::search`] then searches again without them.
 //! Used by the satisficing strategies only; optimal searches keep every push.
@@ -205,20 +212,109 @@ impl Rooms {
         }
         None
     }
+
+    /// The *packing advisor* (FESS's): a box anywhere outside a room that can be pushed, around
+    /// the other boxes as they stand, all the way to the room's next goal in its order. Tries
+    /// the boxes nearest that goal (lone-box push distance) first, at most `tries` of them per
+    /// room, so a position costs a few push-path searches at most. When no room's next goal can
+    /// be reached so, the same for the goals outside every ordered room (single goals, rooms
+    /// with no order): the `tries` nearest pairs of an empty such goal and a box off the goals.
+    /// `boxes`, `occupied` and `reachable` as for [`Rooms::macro_move`]. Returns the box's
+    /// index in `boxes`, the goal, and the pushes (two or more: a single push is a child the
+    /// search makes anyway).
+    ///
+    /// Unlike a goal macro this cuts nothing: its child is one more child, so proofs stand.
+    /// A push path runs through any cell but dead squares, so it may cross a room's goals.
+    pub(crate) fn advise(
+        &self,
+        graph: &CellGraph,
+        boxes: &[u16],
+        occupied: &mut [bool],
+        reachable: &dyn Fn(u16) -> bool,
+        scratch: &mut PathScratch,
+        tries: usize,
+    ) -> Option<(usize, u16, Vec<Push>)> {
+        for (r, room) in self.rooms.iter().enumerate() {
+            let Some(filled) = self.packed(r, occupied) else {
+                continue;
+            };
+            let Some(&target) = room.order.get(filled) else {
+                continue;
+            };
+            let Some(gi) = graph.goals.iter().position(|&g| g == target) else {
+                continue;
+            };
+            let distance = &graph.distance[gi];
+            // Candidates: boxes off this room's goals with a finite lone-box distance, nearest
+            // first (ties by index, so the choice is the same on every run).
+            let mut near: Vec<(u16, usize)> = boxes
+                .iter()
+                .enumerate()
+                .filter(|&(_, &b)| {
+                    self.room_of[usize::from(b)] != r as u32 + 1
+                        && distance[usize::from(b)] != super::graph::FAR
+                        && distance[usize::from(b)] >= 2
+                })
+                .map(|(k, &b)| (distance[usize::from(b)], k))
+                .collect();
+            near.sort_unstable();
+            for &(_, k) in near.iter().take(tries) {
+                let b = boxes[k];
+                if let Some(path) =
+                    push_path(graph, occupied, b, target, &|_| true, reachable, scratch)
+                {
+                    if path.len() >= 2 {
+                        return Some((k, target, path));
+                    }
+                }
+            }
+        }
+        // Goals outside every ordered room: the nearest pairs of an empty goal and a box off
+        // the goals, whatever their order.
+        let mut near: Vec<(u16, usize, u16)> = Vec::new();
+        for (gi, &g) in graph.goals.iter().enumerate() {
+            if self.room_of[usize::from(g)] != 0 || occupied[usize::from(g)] {
+                continue;
+            }
+            let distance = &graph.distance[gi];
+            for (k, &b) in boxes.iter().enumerate() {
+                let d = distance[usize::from(b)];
+                if !graph.goal[usize::from(b)] && d != super::graph::FAR && d >= 2 {
+                    near.push((d, k, g));
+                }
+            }
+        }
+        near.sort_unstable();
+        for &(_, k, g) in near.iter().take(tries) {
+            if let Some(path) =
+                push_path(graph, occupied, boxes[k], g, &|_| true, reachable, scratch)
+            {
+                if path.len() >= 2 {
+                    return Some((k, g, path));
+                }
+            }
+        }
+        None
+    }
 }
 
 /// Scratch space of [`push_path`], kept by the search between calls (this runs at every node
-/// where a box stands on a door, so it allocates and clears nothing per call): `visited` and
-/// `walk` hold stamps, a cell or state being marked when it holds the current one.
+/// where a box stands on a door, and for the packing advisor, so it allocates and clears
+/// nothing per call): `visited` and `labelled` hold stamps, a state or row being marked when it
+/// holds the current one.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PathScratch {
     visited: Vec<u32>,
     visit_stamp: u32,
-    walk: Vec<u32>,
-    walk_stamp: u32,
     states: Vec<(u16, u16)>,
     came: Vec<(usize, Push)>,
     queue: Vec<u16>,
+    /// `labels[x * cells + c]`: with the moving box on `x` (the other boxes in place), the
+    /// number of the player's area holding `c` (`u16::MAX` on a box); computed once per box
+    /// cell and call (`labelled[x]` holds the call's stamp), so the states of one box cell
+    /// share one labelling instead of a flood each.
+    labels: Vec<u16>,
+    labelled: Vec<u32>,
 }
 
 impl PathScratch {
@@ -228,12 +324,13 @@ impl PathScratch {
         if self.visited.len() != states {
             self.visited = vec![0; states];
             self.visit_stamp = 0;
-            self.walk = vec![0; graph.len()];
-            self.walk_stamp = 0;
+            self.labels = vec![u16::MAX; graph.len() * graph.len()];
+            self.labelled = vec![0; graph.len()];
         }
         self.visit_stamp = self.visit_stamp.wrapping_add(1);
         if self.visit_stamp == 0 {
             self.visited.fill(0);
+            self.labelled.fill(0);
             self.visit_stamp = 1;
         }
         self.states.clear();
@@ -241,14 +338,32 @@ impl PathScratch {
         self.visit_stamp
     }
 
-    /// A fresh stamp for `walk`.
-    fn next_walk(&mut self) -> u32 {
-        self.walk_stamp = self.walk_stamp.wrapping_add(1);
-        if self.walk_stamp == 0 {
-            self.walk.fill(0);
-            self.walk_stamp = 1;
+    /// Labels the player's areas with the moving box on `b` (marked in `occupied` with the
+    /// other boxes) into row `b` of `labels`, and marks the row as done for call `visit`.
+    fn label(&mut self, graph: &CellGraph, occupied: &[bool], b: u16, visit: u32) {
+        let len = graph.len();
+        let row = &mut self.labels[usize::from(b) * len..(usize::from(b) + 1) * len];
+        row.fill(u16::MAX);
+        let mut area = 0u16;
+        for start in 0..len as u16 {
+            if occupied[usize::from(start)] || row[usize::from(start)] != u16::MAX {
+                continue;
+            }
+            row[usize::from(start)] = area;
+            self.queue.clear();
+            self.queue.push(start);
+            while let Some(c) = self.queue.pop() {
+                for d in 0..graph.dirs {
+                    let n = graph.next(c, d);
+                    if n != NONE && !occupied[usize::from(n)] && row[usize::from(n)] == u16::MAX {
+                        row[usize::from(n)] = area;
+                        self.queue.push(n);
+                    }
+                }
+            }
+            area += 1;
         }
-        self.walk_stamp
+        self.labelled[usize::from(b)] = visit;
     }
 }
 
@@ -268,8 +383,9 @@ fn push_path(
     // player's walk is checked with the box in place. `START` stands for the position given.
     // A state is known by its box cell and the direction of the push that led there (the
     // player stands behind), marked in `visited`; the player's region of the state being
-    // expanded is marked with `stamp` in `walk` (both flat arrays: this runs at every node a
-    // box stands on a door, so no scans of lists).
+    // expanded is its area in the labelling of its box cell (`labels`: one labelling per box
+    // cell, shared by the up to four states there, instead of one flood per state; flat
+    // arrays, no scans of lists, since this runs at most nodes).
     const START: usize = usize::MAX;
     occupied[usize::from(from)] = false;
     let visit = scratch.begin(graph);
@@ -282,15 +398,10 @@ fn push_path(
         } else {
             let (b, player) = scratch.states[at];
             occupied[usize::from(b)] = true;
-            stamp = scratch.next_walk();
-            mark_region(
-                graph,
-                occupied,
-                player,
-                &mut scratch.walk,
-                stamp,
-                &mut scratch.queue,
-            );
+            if scratch.labelled[usize::from(b)] != visit {
+                scratch.label(graph, occupied, b, visit);
+            }
+            stamp = u32::from(scratch.labels[usize::from(b) * graph.len() + usize::from(player)]);
             (b, true)
         };
         occupied[usize::from(b)] = true;
@@ -304,7 +415,8 @@ fn push_path(
                 continue;
             }
             let can_stand = if flooded {
-                scratch.walk[usize::from(behind)] == stamp
+                u32::from(scratch.labels[usize::from(b) * graph.len() + usize::from(behind)])
+                    == stamp
             } else {
                 reachable(behind)
             };
@@ -345,30 +457,6 @@ fn push_path(
     }
     pushes.reverse();
     Some(pushes)
-}
-
-/// Marks with `stamp` in `walk` the cells the player reaches from `from` around the boxes in
-/// `occupied`; `queue` is scratch space.
-fn mark_region(
-    graph: &CellGraph,
-    occupied: &[bool],
-    from: u16,
-    walk: &mut [u32],
-    stamp: u32,
-    queue: &mut Vec<u16>,
-) {
-    queue.clear();
-    queue.push(from);
-    walk[usize::from(from)] = stamp;
-    while let Some(c) = queue.pop() {
-        for d in 0..graph.dirs {
-            let n = graph.next(c, d);
-            if n != NONE && !occupied[usize::from(n)] && walk[usize::from(n)] != stamp {
-                walk[usize::from(n)] = stamp;
-                queue.push(n);
-            }
-        }
-    }
 }
 
 /// The floor cells outside `room`: every component of the level's floor, the room's goals taken
@@ -566,6 +654,49 @@ mod tests {
             "a pocket holds no goal"
         );
         assert_eq!(rooms.rooms[0].order.len(), 8);
+    }
+
+    /// The packing advisor brings a box that is two or more pushes away to the room's first
+    /// goal in its order, in one child holding the pushes of the whole way, and leaves the
+    /// position as it found it.
+    #[test]
+    fn the_packing_advisor_pushes_a_box_to_the_next_goal_of_the_order() {
+        let text = "; open\n#######\n#..   #\n#  $  #\n#   $ #\n#@    #\n#######\n";
+        let level = parse_collection(text, "room.xsb").levels.remove(0).unwrap();
+        let graph = CellGraph::square(&level, level.player());
+        let rooms = Rooms::new(&graph);
+        assert!(rooms.any());
+        let mut boxes: Vec<u16> = level
+            .boxes()
+            .iter()
+            .map(|b| graph.compact[b.index()])
+            .collect();
+        boxes.sort_unstable();
+        let mut occupied = vec![false; graph.len()];
+        for &b in &boxes {
+            occupied[usize::from(b)] = true;
+        }
+        let before = occupied.clone();
+        let player = graph.compact[level.player().index()];
+        let region = flood(&graph, &occupied, &[player]);
+        let mut scratch = PathScratch::default();
+        let reachable = |c: u16| region[usize::from(c)];
+        let (k, goal, path) = rooms
+            .advise(&graph, &boxes, &mut occupied, &reachable, &mut scratch, 5)
+            .expect("a box can be brought to the first goal");
+        assert_eq!(goal, rooms.rooms[0].order[0]);
+        assert!(path.len() >= 2, "{path:?}");
+        assert_eq!(path[0].from, boxes[k]);
+        // The pushes are one way, box cell after box cell, ending on the goal.
+        for pair in path.windows(2) {
+            assert_eq!(
+                graph.next(pair[0].from, usize::from(pair[0].dir)),
+                pair[1].from
+            );
+        }
+        let last = path[path.len() - 1];
+        assert_eq!(graph.next(last.from, usize::from(last.dir)), goal);
+        assert_eq!(occupied, before);
     }
 
     /// Two goals apart are two single-goal groups: no room, no macro.
