@@ -996,6 +996,13 @@ for (const [size, viewport] of SIZES) {
     // a bot step plays a legal move for this seat
     await page.getByTestId("debug-bot-step").click();
     await page.getByTestId("debug-out").filter({ hasText: "Accepted: sequence 3" }).waitFor({ timeout: T });
+    // The bot's answer is the fourth disc. "Your turn" alone can still be the text from before
+    // the bot step (a CI run read two discs there), so the board itself is awaited.
+    await page.waitForFunction(
+      () => document.querySelectorAll("main .mnk-board .piece.p0, main .mnk-board .piece.p1").length >= 4,
+      null,
+      { timeout: T },
+    );
     await page.getByTestId("turn-status").filter({ hasText: "Your turn" }).waitFor({ timeout: T });
     const discs = await page.locator("main .mnk-board .piece.p0, main .mnk-board .piece.p1").count();
     assert.equal(discs, 4);
