@@ -46,6 +46,18 @@ pub(crate) struct CellGraph {
     pub player_key: Vec<u64>,
 }
 
+/// For the solver's unit tests: a level's boxes as compact cells, in the level's order.
+#[cfg(test)]
+impl CellGraph {
+    pub(crate) fn boxes_of(&self, level: &Level) -> Vec<u16> {
+        level
+            .boxes()
+            .iter()
+            .map(|b| self.compact[b.index()])
+            .collect()
+    }
+}
+
 impl CellGraph {
     /// The graph of a level: the cells of the player's region (reached from `player` through
     /// walkable tiles, boxes ignored) and the board's directions in its topology's order (up,

@@ -401,11 +401,7 @@ mod tests {
             "; room\n#########\n#.  $  .#\n# $ # $ #\n#.  @  .#\n# $   $ #\n#.  #  .#\n#########\n";
         let level = parse_collection(text, "room.xsb").levels.remove(0).unwrap();
         let graph = CellGraph::square(&level, level.player());
-        let mut boxes: Vec<u16> = level
-            .boxes()
-            .iter()
-            .map(|b| graph.compact[b.index()])
-            .collect();
+        let mut boxes: Vec<u16> = graph.boxes_of(&level);
         let mut seed = 7u64;
         let mut full = Matcher::default();
         let mut incremental = Matcher::default();
@@ -439,11 +435,7 @@ mod tests {
             "; room\n#########\n#.  $  .#\n# $ # $ #\n#.  @  .#\n# $   $ #\n#.  #  .#\n#########\n";
         let level = parse_collection(text, "room.xsb").levels.remove(0).unwrap();
         let graph = CellGraph::square(&level, level.player());
-        let mut boxes: Vec<u16> = level
-            .boxes()
-            .iter()
-            .map(|b| graph.compact[b.index()])
-            .collect();
+        let mut boxes: Vec<u16> = graph.boxes_of(&level);
         boxes.sort_unstable();
         let mut seed = 11u64;
         let mut full = Matcher::default();

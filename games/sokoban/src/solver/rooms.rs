@@ -666,11 +666,7 @@ mod tests {
         let graph = CellGraph::square(&level, level.player());
         let rooms = Rooms::new(&graph);
         assert!(rooms.any());
-        let mut boxes: Vec<u16> = level
-            .boxes()
-            .iter()
-            .map(|b| graph.compact[b.index()])
-            .collect();
+        let mut boxes: Vec<u16> = graph.boxes_of(&level);
         boxes.sort_unstable();
         let mut occupied = vec![false; graph.len()];
         for &b in &boxes {

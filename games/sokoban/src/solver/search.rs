@@ -1361,11 +1361,7 @@ mod tests {
         let mut cuts = 0;
         for level in microban(60) {
             let graph = CellGraph::square(&level, level.player());
-            let boxes: Vec<u16> = level
-                .boxes()
-                .iter()
-                .map(|b| graph.compact[b.index()])
-                .collect();
+            let boxes: Vec<u16> = graph.boxes_of(&level);
             let player = graph.compact[level.player().index()];
             let (rooms, tunnel) = (Rooms::new(&graph), tunnel_cells(&graph));
             let start = Start {
